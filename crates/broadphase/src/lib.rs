@@ -1,0 +1,1 @@
+//! fathom-broadphase (see DESIGN.md); built by its issue.

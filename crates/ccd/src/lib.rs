@@ -1,0 +1,1 @@
+//! fathom-ccd (see DESIGN.md); built by its issue.

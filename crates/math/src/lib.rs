@@ -1,0 +1,42 @@
+//! Fathom's math: the scalar type, axis-aligned boxes in any dimension, poses,
+//! and the one small trait ([`Dim`]) through which 2D and 3D differ.
+//!
+//! Geometry in Fathom is generic over `const D: usize` (`SVector<Real, D>`,
+//! [`Aabb<D>`]). Only what touches orientation (rotations, angular velocity,
+//! inertia, cross products) depends on the dimension; that lives behind
+//! [`Dim`], implemented exactly twice (for [`Space<2>`] and [`Space<3>`]), so
+//! the rest of the engine is written once.
+#![warn(missing_docs)]
+
+mod aabb;
+mod dim;
+
+pub use aabb::Aabb;
+pub use dim::{AngVector, AngularInertia, Dim, Pose, Rotation, Space};
+pub use nalgebra;
+
+/// The scalar type of the whole engine.
+pub type Real = f32;
+
+/// A column vector of dimension `D`.
+pub type Vector<const D: usize> = nalgebra::SVector<Real, D>;
+/// A point of dimension `D`, stored as a vector (Fathom does not distinguish points from vectors).
+pub type Point<const D: usize> = nalgebra::SVector<Real, D>;
+
+/// 2D vector.
+pub type Vector2 = Vector<2>;
+/// 3D vector.
+pub type Vector3 = Vector<3>;
+/// 2D axis-aligned box.
+pub type Aabb2 = Aabb<2>;
+/// 3D axis-aligned box.
+pub type Aabb3 = Aabb<3>;
+/// 2D pose (rotation by a unit complex number, then translation).
+pub type Pose2 = Pose<2>;
+/// 3D pose (rotation by a unit quaternion, then translation).
+pub type Pose3 = Pose<3>;
+
+/// True when every component of `v` is finite (neither NaN nor infinite).
+pub fn is_finite_vec<const D: usize>(v: &Vector<D>) -> bool {
+    v.iter().all(|x| x.is_finite())
+}

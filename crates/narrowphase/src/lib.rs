@@ -1,0 +1,1 @@
+//! fathom-narrowphase (see DESIGN.md); built by its issue.

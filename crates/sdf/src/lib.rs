@@ -1,0 +1,136 @@
+//! Signed distance fields: the one contract every collidable shape in Fathom meets.
+//!
+//! A shape is anything that can say how far a point is from its surface and on
+//! which side (negative inside). The narrowphase's bound-split search prunes a
+//! cell when no point in it can be inside both shapes; that test is only
+//! sound if the field changes no faster than its [`Sdf::lipschitz`] constant,
+//! so every operator here reports an honest one.
+#![warn(missing_docs)]
+
+mod error;
+mod primitives;
+
+pub use error::{SdfError, Result};
+
+pub use primitives::{Ball, Capsule, Cuboid, HalfSpace, RoundedCuboid, UNBOUNDED_EXTENT};
+
+use fathom_math::{Aabb, Real, Vector};
+
+/// What the narrowphase and casts can exploit about a shape: the kinds with
+/// closed-form queries. Everything else is searched as a general field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeKind<const D: usize> {
+    /// A ball of this radius about the local origin.
+    Ball {
+        /// Radius, metres.
+        radius: Real,
+    },
+    /// A capsule along the local y axis (see [`Capsule`]).
+    Capsule {
+        /// Half the core segment's length, metres.
+        half_height: Real,
+        /// Radius, metres.
+        radius: Real,
+    },
+    /// The half-space `normal · p <= offset` (see [`HalfSpace`]).
+    HalfSpace {
+        /// Outward unit normal, local frame.
+        normal: Vector<D>,
+        /// Plane offset along the normal, metres.
+        offset: Real,
+    },
+    /// Any other field: searched by bound-split.
+    General,
+}
+
+/// A signed distance field in `D` dimensions, in its own local frame.
+pub trait Sdf<const D: usize>: Send + Sync {
+    /// Signed distance from `p` to the surface: negative inside, positive outside.
+    /// Exact fields return the Euclidean distance; bounds (see [`Sdf::lipschitz`]) may over- or under-estimate it.
+    fn distance(&self, p: &Vector<D>) -> Real;
+
+    /// A box containing every point where `distance <= 0`.
+    fn bounds(&self) -> Aabb<D>;
+
+    /// The gradient of the field at `p`: the outward normal near the surface.
+    /// Unit length where the field is exact. The default is central differences.
+    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+        central_difference_gradient(self, p)
+    }
+
+    /// A constant `L` with `|d(p) - d(q)| <= L |p - q|` everywhere. 1 for exact fields.
+    fn lipschitz(&self) -> Real {
+        1.0
+    }
+
+    /// Which closed-form kind this shape is, if any. Defaults to [`ShapeKind::General`].
+    fn kind(&self) -> ShapeKind<D> {
+        ShapeKind::General
+    }
+}
+
+/// Step of the central-difference gradient, relative to the shape's size.
+const GRADIENT_STEP_FRACTION: Real = 1e-4;
+
+/// The gradient of `sdf` at `p` by central differences, normalised where it is not zero.
+/// The step is a fraction of the shape's bounds so it works at every scale.
+pub fn central_difference_gradient<const D: usize, S: Sdf<D> + ?Sized>(sdf: &S, p: &Vector<D>) -> Vector<D> {
+    let b = sdf.bounds();
+    let size = if b.is_valid() { b.radius() } else { 1.0 };
+    let h = (size * GRADIENT_STEP_FRACTION).max(1e-5);
+    let mut g = Vector::<D>::zeros();
+    for i in 0..D {
+        let mut e = Vector::<D>::zeros();
+        e[i] = h;
+        g[i] = (sdf.distance(&(p + e)) - sdf.distance(&(p - e))) / (2.0 * h);
+    }
+    normalize_or_axis(g)
+}
+
+/// `v` normalised, or the first axis when `v` is zero or not finite (a gradient is never NaN).
+pub fn normalize_or_axis<const D: usize>(v: Vector<D>) -> Vector<D> {
+    let n = v.norm();
+    if n > 1e-12 && n.is_finite() {
+        v / n
+    } else {
+        let mut e = Vector::<D>::zeros();
+        e[0] = 1.0;
+        e
+    }
+}
+
+impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for Box<S> {
+    fn distance(&self, p: &Vector<D>) -> Real {
+        (**self).distance(p)
+    }
+    fn bounds(&self) -> Aabb<D> {
+        (**self).bounds()
+    }
+    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+        (**self).gradient(p)
+    }
+    fn lipschitz(&self) -> Real {
+        (**self).lipschitz()
+    }
+    fn kind(&self) -> ShapeKind<D> {
+        (**self).kind()
+    }
+}
+
+impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for &S {
+    fn distance(&self, p: &Vector<D>) -> Real {
+        (**self).distance(p)
+    }
+    fn bounds(&self) -> Aabb<D> {
+        (**self).bounds()
+    }
+    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+        (**self).gradient(p)
+    }
+    fn lipschitz(&self) -> Real {
+        (**self).lipschitz()
+    }
+    fn kind(&self) -> ShapeKind<D> {
+        (**self).kind()
+    }
+}

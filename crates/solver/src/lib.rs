@@ -1,0 +1,1 @@
+//! fathom-solver (see DESIGN.md); built by its issue.

@@ -1,0 +1,1 @@
+//! fathom-world (see DESIGN.md); built by its issue.

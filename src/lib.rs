@@ -1,0 +1,13 @@
+//! Fathom: a 2D and 3D rigid-body physics engine whose collision detection is
+//! built on signed distance fields.
+//!
+//! This facade re-exports the workspace crates under one name.
+#![warn(missing_docs)]
+
+pub use fathom_broadphase as broadphase;
+pub use fathom_ccd as ccd;
+pub use fathom_math as math;
+pub use fathom_narrowphase as narrowphase;
+pub use fathom_sdf as sdf;
+pub use fathom_solver as solver;
+pub use fathom_world as world;

@@ -1,0 +1,125 @@
+//! The solver's view of a body: its centre of mass, rotation, velocities and
+//! inverse mass, plus the position change accumulated over the current step.
+//!
+//! The world copies its bodies into a flat `Vec<SolverBody>` once per step and
+//! copies them back afterwards, so the inner loops of the solver touch one
+//! small, contiguous struct per body and constraints address bodies by index.
+//! Static bodies are solver bodies too (zero inverse mass, zero velocity):
+//! that keeps every constraint two-sided without special cases.
+
+use fathom_math::{AngVector, AngularInertia, Dim, Real, Rotation, Space, Vector};
+use serde::{Deserialize, Serialize};
+
+/// How a body moves, as the solver sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Motion {
+    /// Moved by forces, gravity and constraint impulses.
+    Dynamic,
+    /// Moved by its velocity only; infinite mass to everything else.
+    Kinematic,
+    /// Never moves.
+    Static,
+}
+
+/// One body in the solver. All vectors are in the world frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SolverBody<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// Centre of mass, world frame, metres.
+    pub center: Vector<D>,
+    /// Orientation (body frame to world frame).
+    pub rotation: Rotation<D>,
+    /// Velocity of the centre of mass, m/s.
+    pub linear_velocity: Vector<D>,
+    /// Angular velocity, rad/s (a scalar in 2D).
+    pub angular_velocity: AngVector<D>,
+    /// 1 / mass (1/kg); zero for static and kinematic bodies.
+    pub inv_mass: Real,
+    /// Inverse angular inertia about the centre of mass, body frame.
+    pub inv_inertia_local: AngularInertia<D>,
+    /// Inverse angular inertia about the centre of mass, world frame (kept in step with `rotation`).
+    pub inv_inertia: AngularInertia<D>,
+    /// Linear damping rate, 1/s.
+    pub linear_damping: Real,
+    /// Angular damping rate, 1/s.
+    pub angular_damping: Real,
+    /// Multiplier of the world's gravity for this body.
+    pub gravity_scale: Real,
+    /// External force applied through the centre of mass during this step, N (world frame).
+    pub force: Vector<D>,
+    /// External torque applied during this step, N m (world frame).
+    pub torque: AngVector<D>,
+    /// How the body moves.
+    pub motion: Motion,
+    /// Translation of the centre of mass since the start of the step, metres.
+    /// Constraints use it to recompute separations every substep without new collision queries.
+    pub delta_position: Vector<D>,
+}
+
+impl<const D: usize> SolverBody<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A body of the given motion at `center` with `rotation`, at rest.
+    /// Dynamic bodies get the given inverse mass and local inverse inertia;
+    /// other motions ignore them and get zero.
+    pub fn new(
+        motion: Motion,
+        center: Vector<D>,
+        rotation: Rotation<D>,
+        inv_mass: Real,
+        inv_inertia_local: AngularInertia<D>,
+    ) -> Self {
+        let (inv_mass, inv_inertia_local) = match motion {
+            Motion::Dynamic => (inv_mass, inv_inertia_local),
+            _ => (0.0, Space::<D>::inertia_zero()),
+        };
+        Self {
+            center,
+            rotation,
+            linear_velocity: Vector::zeros(),
+            angular_velocity: Space::<D>::ang_zero(),
+            inv_mass,
+            inv_inertia: Space::<D>::inertia_rotated(&inv_inertia_local, &rotation),
+            inv_inertia_local,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            force: Vector::zeros(),
+            torque: Space::<D>::ang_zero(),
+            motion,
+            delta_position: Vector::zeros(),
+        }
+    }
+
+    /// The same body with the given velocities (ignored for static bodies).
+    pub fn with_velocity(mut self, linear: Vector<D>, angular: AngVector<D>) -> Self {
+        if self.motion != Motion::Static {
+            self.linear_velocity = linear;
+            self.angular_velocity = angular;
+        }
+        self
+    }
+
+    /// Velocity of the material point at world offset `r` from the centre of mass, m/s.
+    pub fn point_velocity(&self, r: &Vector<D>) -> Vector<D> {
+        self.linear_velocity + Space::<D>::ang_cross(&self.angular_velocity, r)
+    }
+
+    /// Applies the impulse `p` (N s, world) at world offset `r` from the centre of mass.
+    pub fn apply_impulse(&mut self, p: &Vector<D>, r: &Vector<D>) {
+        self.linear_velocity += p * self.inv_mass;
+        self.angular_velocity +=
+            Space::<D>::inertia_apply(&self.inv_inertia, &Space::<D>::cross(r, p));
+    }
+
+    /// Kinetic energy, J: `m v² / 2 + ω·Iω / 2` (zero for bodies of infinite mass).
+    pub fn kinetic_energy(&self, mass: Real, inertia_world: &AngularInertia<D>) -> Real {
+        let w = &self.angular_velocity;
+        0.5 * mass * self.linear_velocity.norm_squared()
+            + 0.5 * Space::<D>::ang_dot(w, &Space::<D>::inertia_apply(inertia_world, w))
+    }
+}

@@ -1,0 +1,414 @@
+//! Contact constraints: non-penetration along the normal, Coulomb friction in
+//! the tangent plane, restitution, and speculative contact.
+//!
+//! Each manifold becomes one [`ContactConstraint`] between two solver bodies.
+//! At the start of a step ([`ContactConstraint::prepare`]) the anchors, the
+//! effective masses and the approach speed are computed once. During the
+//! substeps the separation of each point is *recomputed* from how far the
+//! bodies have moved since the step began (`delta_position` and the current
+//! rotation), so the position error the soft constraint corrects is current
+//! without a new collision query.
+//!
+//! A point with positive separation is speculative: the bodies may close the
+//! gap within the substep (the bias lets exactly that much approach through)
+//! but get no push otherwise. A penetrating point is pushed out softly, never
+//! faster than the push-out cap.
+
+use crate::body::SolverBody;
+use crate::softness::Softness;
+use fathom_math::{AngVector, Dim, Real, Space, Vector};
+use nalgebra::AbstractRotation;
+use serde::{Deserialize, Serialize};
+
+/// One point of a contact constraint. Inputs are set by the caller; the
+/// impulses are both the warm start going in and the result coming out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct ContactPoint<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// The contact point, world frame, at the start of the step (usually
+    /// midway between the two surface points), metres.
+    pub anchor: Vector<D>,
+    /// Signed separation along the normal at the start of the step, metres (< 0 penetrating).
+    pub separation: Real,
+    /// Identifier stable across steps, used to carry impulses over (warm starting).
+    pub id: u32,
+    /// Accumulated normal impulse of one substep, N s: the warm start on input, the result
+    /// on output (the substep's share: a resting load `m g` gives `m g dt / substeps`).
+    pub normal_impulse: Real,
+    /// Normal impulse applied over the whole last step (all substeps), N s; `/ dt` is the force.
+    pub total_normal_impulse: Real,
+    /// Accumulated friction impulses of one substep along the constraint's tangents, N s.
+    pub tangent_impulse: [Real; 2],
+    /// Largest normal impulse applied in any substep of the last step, N s.
+    pub max_normal_impulse: Real,
+    /// Offset of the anchor from A's centre of mass, world frame at step start.
+    r_a: Vector<D>,
+    /// Offset of the anchor from B's centre of mass, world frame at step start.
+    r_b: Vector<D>,
+    /// `r_a` in A's body frame, to follow A's rotation during the step.
+    local_r_a: Vector<D>,
+    /// `r_b` in B's body frame.
+    local_r_b: Vector<D>,
+    /// Separation minus the part explained by the anchors, so that
+    /// `n · (Δp_b - Δp_a + r_b' - r_a') + base_separation` is the current separation.
+    base_separation: Real,
+    /// Effective mass along the normal, kg.
+    normal_mass: Real,
+    /// Effective masses along the tangents, kg.
+    tangent_mass: [Real; 2],
+    /// Normal approach speed at step start (negative approaching), m/s, for restitution.
+    relative_velocity: Real,
+}
+
+impl<const D: usize> ContactPoint<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A contact point at `anchor` (world) with `separation` and `id`, with no warm start.
+    pub fn new(anchor: Vector<D>, separation: Real, id: u32) -> Self {
+        Self {
+            anchor,
+            separation,
+            id,
+            normal_impulse: 0.0,
+            total_normal_impulse: 0.0,
+            tangent_impulse: [0.0; 2],
+            max_normal_impulse: 0.0,
+            r_a: Vector::zeros(),
+            r_b: Vector::zeros(),
+            local_r_a: Vector::zeros(),
+            local_r_b: Vector::zeros(),
+            base_separation: separation,
+            normal_mass: 0.0,
+            tangent_mass: [0.0; 2],
+            relative_velocity: 0.0,
+        }
+    }
+
+    /// The same point warm-started with the impulses of last step.
+    pub fn with_warm_start(mut self, normal: Real, tangent: [Real; 2]) -> Self {
+        self.normal_impulse = normal;
+        self.tangent_impulse = tangent;
+        self
+    }
+}
+
+/// A contact manifold between bodies `body_a` and `body_b` (indices into the
+/// solver's body slice) as a constraint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct ContactConstraint<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// Index of body A.
+    pub body_a: usize,
+    /// Index of body B.
+    pub body_b: usize,
+    /// Unit normal from A towards B, world frame.
+    pub normal: Vector<D>,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// Coefficient of restitution (0 = no bounce, 1 = elastic).
+    pub restitution: Real,
+    /// The points (up to 2 in 2D, 4 in 3D).
+    pub points: Vec<ContactPoint<D>>,
+    /// Unit tangents (the first `D - 1` are used), world frame; set by `prepare`.
+    pub tangents: [Vector<D>; 2],
+    /// Softness used while biased; set by `prepare` (stiffer against static bodies).
+    softness: Softness,
+}
+
+/// Per-step quantities every constraint needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepContext {
+    /// Whole step, seconds.
+    pub dt: Real,
+    /// Substep, seconds.
+    pub h: Real,
+    /// 1 / h.
+    pub inv_h: Real,
+    /// Softness of contacts between two moving bodies.
+    pub contact_softness: Softness,
+    /// Softness of contacts against static or kinematic bodies (stiffer).
+    pub static_softness: Softness,
+    /// Softness for joints (used by joint constraints).
+    pub joint_softness: Softness,
+    /// Cap on the speed at which penetration is corrected, m/s.
+    pub max_push_out_speed: Real,
+    /// Approach speeds below this do not bounce, m/s.
+    pub restitution_threshold: Real,
+}
+
+/// The bodies' velocities copied out of the slice, so two bodies can be
+/// updated without borrowing the slice twice.
+struct Pair<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    v_a: Vector<D>,
+    w_a: AngVector<D>,
+    v_b: Vector<D>,
+    w_b: AngVector<D>,
+}
+
+impl<const D: usize> Pair<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn load(bodies: &[SolverBody<D>], a: usize, b: usize) -> Self {
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        Self {
+            v_a: ba.linear_velocity,
+            w_a: ba.angular_velocity,
+            v_b: bb.linear_velocity,
+            w_b: bb.angular_velocity,
+        }
+    }
+
+    fn store(self, bodies: &mut [SolverBody<D>], a: usize, b: usize) {
+        bodies[a].linear_velocity = self.v_a;
+        bodies[a].angular_velocity = self.w_a;
+        bodies[b].linear_velocity = self.v_b;
+        bodies[b].angular_velocity = self.w_b;
+    }
+
+    /// Velocity of B's point at `r_b` relative to A's point at `r_a`.
+    fn relative_velocity(&self, r_a: &Vector<D>, r_b: &Vector<D>) -> Vector<D> {
+        self.v_b + Space::<D>::ang_cross(&self.w_b, r_b)
+            - self.v_a
+            - Space::<D>::ang_cross(&self.w_a, r_a)
+    }
+}
+
+/// Applies impulse `p` to B at `r_b` and `-p` to A at `r_a`.
+fn apply<const D: usize>(
+    pair: &mut Pair<D>,
+    bodies: &[SolverBody<D>],
+    c: &ContactConstraint<D>,
+    r_a: &Vector<D>,
+    r_b: &Vector<D>,
+    p: &Vector<D>,
+) where
+    Space<D>: Dim<D>,
+{
+    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+    pair.v_a -= p * a.inv_mass;
+    pair.w_a -= Space::<D>::inertia_apply(&a.inv_inertia, &Space::<D>::cross(r_a, p));
+    pair.v_b += p * b.inv_mass;
+    pair.w_b += Space::<D>::inertia_apply(&b.inv_inertia, &Space::<D>::cross(r_b, p));
+}
+
+/// `1 / (m_a⁻¹ + m_b⁻¹ + (r_a × d)·I_a⁻¹(r_a × d) + (r_b × d)·I_b⁻¹(r_b × d))`, or 0 when nothing can move.
+fn effective_mass<const D: usize>(
+    a: &SolverBody<D>,
+    b: &SolverBody<D>,
+    r_a: &Vector<D>,
+    r_b: &Vector<D>,
+    d: &Vector<D>,
+) -> Real
+where
+    Space<D>: Dim<D>,
+{
+    let ra_d = Space::<D>::cross(r_a, d);
+    let rb_d = Space::<D>::cross(r_b, d);
+    let k = a.inv_mass
+        + b.inv_mass
+        + Space::<D>::ang_dot(&ra_d, &Space::<D>::inertia_apply(&a.inv_inertia, &ra_d))
+        + Space::<D>::ang_dot(&rb_d, &Space::<D>::inertia_apply(&b.inv_inertia, &rb_d));
+    if k > 0.0 {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+impl<const D: usize> ContactConstraint<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A constraint between bodies `body_a` and `body_b` with unit `normal` (A to B, world).
+    pub fn new(
+        body_a: usize,
+        body_b: usize,
+        normal: Vector<D>,
+        friction: Real,
+        restitution: Real,
+        points: Vec<ContactPoint<D>>,
+    ) -> Self {
+        Self {
+            body_a,
+            body_b,
+            normal,
+            friction,
+            restitution,
+            points,
+            tangents: Space::<D>::tangents(&normal),
+            softness: Softness::RIGID,
+        }
+    }
+
+    fn tangent_count() -> usize {
+        D - 1
+    }
+
+    /// Computes anchors, effective masses and approach speeds from the bodies at step start.
+    pub fn prepare(&mut self, bodies: &[SolverBody<D>], ctx: &StepContext) {
+        let (a, b) = (&bodies[self.body_a], &bodies[self.body_b]);
+        self.tangents = Space::<D>::tangents(&self.normal);
+        self.softness = if a.inv_mass == 0.0 || b.inv_mass == 0.0 {
+            ctx.static_softness
+        } else {
+            ctx.contact_softness
+        };
+        let n = self.normal;
+        let tangents = self.tangents;
+        for p in &mut self.points {
+            p.r_a = p.anchor - a.center;
+            p.r_b = p.anchor - b.center;
+            p.local_r_a = a.rotation.inverse_transform_vector(&p.r_a);
+            p.local_r_b = b.rotation.inverse_transform_vector(&p.r_b);
+            p.base_separation = p.separation - n.dot(&(p.r_b - p.r_a));
+            p.normal_mass = effective_mass(a, b, &p.r_a, &p.r_b, &n);
+            for (k, t) in tangents.iter().enumerate().take(Self::tangent_count()) {
+                p.tangent_mass[k] = effective_mass(a, b, &p.r_a, &p.r_b, t);
+            }
+            p.relative_velocity = n.dot(&(b.point_velocity(&p.r_b) - a.point_velocity(&p.r_a)));
+            p.max_normal_impulse = 0.0;
+            p.total_normal_impulse = 0.0;
+        }
+    }
+
+    /// Applies last step's accumulated impulses (scaled by nothing: they are the best guess).
+    pub fn warm_start(&self, bodies: &mut [SolverBody<D>]) {
+        let mut pair = Pair::load(bodies, self.body_a, self.body_b);
+        for p in &self.points {
+            let mut imp = self.normal * p.normal_impulse;
+            for k in 0..Self::tangent_count() {
+                imp += self.tangents[k] * p.tangent_impulse[k];
+            }
+            apply(&mut pair, bodies, self, &p.r_a, &p.r_b, &imp);
+        }
+        pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// The current separation of `p`, from the bodies' motion since step start.
+    fn current_separation(&self, bodies: &[SolverBody<D>], p: &ContactPoint<D>) -> Real {
+        let (a, b) = (&bodies[self.body_a], &bodies[self.body_b]);
+        let ra = a.rotation.transform_vector(&p.local_r_a);
+        let rb = b.rotation.transform_vector(&p.local_r_b);
+        let d = b.delta_position - a.delta_position + rb - ra;
+        self.normal.dot(&d) + p.base_separation
+    }
+
+    /// One pass of the normal constraints. With `use_bias` penetration is
+    /// pushed out softly; without it (relaxation) only velocities are fixed.
+    /// Speculative points always get their gap as bias.
+    pub fn solve_normal(
+        &mut self,
+        bodies: &mut [SolverBody<D>],
+        ctx: &StepContext,
+        use_bias: bool,
+    ) {
+        let mut pair = Pair::load(bodies, self.body_a, self.body_b);
+        let n = self.normal;
+        for i in 0..self.points.len() {
+            let s = self.current_separation(bodies, &self.points[i]);
+            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                (s * ctx.inv_h, 1.0, 0.0)
+            } else if use_bias {
+                let soft = self.softness;
+                let bias = (soft.bias_rate * s).max(-ctx.max_push_out_speed);
+                (bias, soft.mass_scale, soft.impulse_scale)
+            } else {
+                (0.0, 1.0, 0.0)
+            };
+            let p = &mut self.points[i];
+            let vn = n.dot(&pair.relative_velocity(&p.r_a, &p.r_b));
+            let delta =
+                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let new_impulse = (p.normal_impulse + delta).max(0.0);
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.total_normal_impulse += applied;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            let (r_a, r_b) = (p.r_a, p.r_b);
+            apply(&mut pair, bodies, self, &r_a, &r_b, &(n * applied));
+        }
+        pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// One pass of friction: the tangential impulse of each point is kept
+    /// inside the Coulomb cone `|λ_t| <= μ λ_n` (a disc in 3D, an interval in 2D).
+    pub fn solve_friction(&mut self, bodies: &mut [SolverBody<D>]) {
+        let mut pair = Pair::load(bodies, self.body_a, self.body_b);
+        let tangents = self.tangents;
+        for i in 0..self.points.len() {
+            let p = &self.points[i];
+            let dv = pair.relative_velocity(&p.r_a, &p.r_b);
+            let max_friction = self.friction * p.normal_impulse;
+            let mut new = [0.0; 2];
+            for k in 0..Self::tangent_count() {
+                let vt = tangents[k].dot(&dv);
+                new[k] = p.tangent_impulse[k] - p.tangent_mass[k] * vt;
+            }
+            let len = new
+                .iter()
+                .take(Self::tangent_count())
+                .map(|x| x * x)
+                .sum::<Real>()
+                .sqrt();
+            if len > max_friction {
+                let scale = if len > 0.0 { max_friction / len } else { 0.0 };
+                new.iter_mut().for_each(|x| *x *= scale);
+            }
+            let mut imp = Vector::<D>::zeros();
+            for k in 0..Self::tangent_count() {
+                imp += tangents[k] * (new[k] - p.tangent_impulse[k]);
+            }
+            let (r_a, r_b) = (p.r_a, p.r_b);
+            self.points[i].tangent_impulse = new;
+            apply(&mut pair, bodies, self, &r_a, &r_b, &imp);
+        }
+        pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// The restitution pass: points that were approaching faster than the
+    /// threshold at step start and took load this step leave at `e` times
+    /// their approach speed.
+    pub fn apply_restitution(&mut self, bodies: &mut [SolverBody<D>], ctx: &StepContext) {
+        if self.restitution == 0.0 {
+            return;
+        }
+        let mut pair = Pair::load(bodies, self.body_a, self.body_b);
+        let n = self.normal;
+        for i in 0..self.points.len() {
+            let p = &self.points[i];
+            if p.relative_velocity > -ctx.restitution_threshold || p.max_normal_impulse == 0.0 {
+                continue;
+            }
+            let vn = n.dot(&pair.relative_velocity(&p.r_a, &p.r_b));
+            let delta = -p.normal_mass * (vn + self.restitution * p.relative_velocity);
+            let new_impulse = (p.normal_impulse + delta).max(0.0);
+            let applied = new_impulse - p.normal_impulse;
+            let (r_a, r_b) = (p.r_a, p.r_b);
+            let p = &mut self.points[i];
+            p.normal_impulse = new_impulse;
+            p.total_normal_impulse += applied;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            apply(&mut pair, bodies, self, &r_a, &r_b, &(n * applied));
+        }
+        pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// The deepest current penetration of this manifold, metres (0 when none).
+    pub fn max_penetration(&self) -> Real {
+        self.points
+            .iter()
+            .map(|p| -p.separation)
+            .fold(0.0, Real::max)
+    }
+}

@@ -1,1 +1,52 @@
-//! fathom-ccd (see DESIGN.md); built by its issue.
+//! Fathom's continuous collision: sphere, ray and capsule casts against signed
+//! distance fields, and time of impact between two moving shapes.
+//!
+//! Fast bodies tunnel through thin geometry when collision is only tested at
+//! the end of each step. Every query here advances along the motion by a step
+//! the field proves safe (seed 001, "sphere casting"), so none can skip a
+//! contact:
+//!
+//! - [`sphere_cast`], [`ray_cast`], [`capsule_cast`], [`cast`]: a shape swept along a
+//!   direction, in the target's local frame; [`cast_posed`] and friends in the world
+//!   frame; [`cast_candidates`] for the broadphase's candidate list (earliest hit wins).
+//! - [`time_of_impact`]: two shapes moving with linear and angular velocity over a
+//!   step, by conservative advancement.
+//!
+//! Results say which of hit / started inside / miss / budget-exhausted happened
+//! ([`CastResult`], [`ToiResult`]); an exhausted budget is never a miss.
+//!
+//! Honesty with approximate fields: a baked grid, a smooth blend or a stretched
+//! shape only bounds distance. Every query divides the field by the shape's
+//! [`fathom_sdf::Sdf::lipschitz`] constant, which makes it a lower bound on the
+//! true distance, and only then subtracts the swept radius; hits are declared
+//! on that lower bound, so a reported contact is never past the true surface
+//! (it may be early by however much the field under-reports).
+//!
+//! Dependencies: `fathom-math` and `fathom-sdf` only (the small separation
+//! estimate time of impact needs lives here, see [`separation`]).
+#![warn(missing_docs)]
+
+mod bound_split;
+mod capsule_cast;
+mod error;
+mod field;
+mod march;
+mod motion;
+mod options;
+mod posed;
+mod result;
+pub mod separation;
+mod sphere_cast;
+mod toi;
+
+pub use capsule_cast::capsule_cast;
+pub use error::{CcdError, Result};
+pub use motion::Motion;
+pub use options::{CastOptions, ToiOptions};
+pub use posed::{
+    capsule_cast_posed, cast, cast_candidates, cast_posed, ray_cast_posed, sphere_cast_posed,
+    CandidatesResult, CastShape,
+};
+pub use result::CastResult;
+pub use sphere_cast::{ray_cast, sphere_cast};
+pub use toi::{time_of_impact, ToiResult};

@@ -1,0 +1,78 @@
+//! Tolerances and budgets of the casts and of time of impact.
+//!
+//! All of them are absolute (metres, or the field's units): a cast does not
+//! know the size of the world it runs in, so the caller (the world, which
+//! does) chooses. The defaults suit bodies of roughly 0.01 m to 100 m.
+
+use crate::error::{check_positive, Result};
+use fathom_math::Real;
+
+/// Settings of [`crate::sphere_cast`], [`crate::ray_cast`], [`crate::capsule_cast`] and their posed forms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CastOptions {
+    /// A cast hits when the swept shape is closer than this to the surface, metres
+    /// (measured by the field divided by its Lipschitz constant, which never
+    /// exceeds the true distance). Must be positive. Default `1e-4`.
+    pub epsilon: Real,
+    /// The most steps the march may take before it reports [`crate::CastResult::StepCap`].
+    /// Default 512.
+    pub max_steps: u32,
+    /// The most field evaluations one cast may make (a capsule cast makes several
+    /// per step to bound the field along its segment). Running out is reported as
+    /// [`crate::CastResult::StepCap`]. Default 65 536.
+    pub max_evaluations: u32,
+    /// Jump straight to where the cast enters the shape's [`fathom_sdf::Sdf::bounds`]
+    /// (grown by the swept shape's reach) and stop where it leaves them. Sound because
+    /// the bounds contain the whole solid. Default `true`.
+    pub clip_to_bounds: bool,
+}
+
+impl Default for CastOptions {
+    fn default() -> Self {
+        Self {
+            epsilon: 1e-4,
+            max_steps: 512,
+            max_evaluations: 65_536,
+            clip_to_bounds: true,
+        }
+    }
+}
+
+impl CastOptions {
+    /// Checks the options; the error names the bad field.
+    pub fn validate(&self) -> Result<()> {
+        check_positive("epsilon", self.epsilon)?;
+        Ok(())
+    }
+}
+
+/// Settings of [`crate::time_of_impact`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToiOptions {
+    /// Bodies are in contact when their separation (a lower bound from both fields)
+    /// drops below this, metres. Must be positive. Default `1e-3`.
+    pub epsilon: Real,
+    /// The most advancement iterations before [`crate::ToiResult::IterationCap`]. Default 256.
+    pub max_iterations: u32,
+    /// The most field-pair evaluations over the whole query (each iteration's
+    /// separation search spends some). Default 262 144.
+    pub max_evaluations: u32,
+}
+
+impl Default for ToiOptions {
+    fn default() -> Self {
+        Self {
+            epsilon: 1e-3,
+            max_iterations: 256,
+            max_evaluations: 262_144,
+        }
+    }
+}
+
+impl ToiOptions {
+    /// Checks the options; the error names the bad field.
+    pub fn validate(&self) -> Result<()> {
+        check_positive("epsilon", self.epsilon)?;
+        Ok(())
+    }
+}

@@ -37,6 +37,72 @@ pub enum SdfError {
         /// Why.
         reason: String,
     },
+    /// A count (a grid resolution, a number of vertices) was below its minimum.
+    #[error("`{field}` must be at least {min}, got {value}")]
+    TooSmall {
+        /// The field that was too small.
+        field: &'static str,
+        /// The value given.
+        value: usize,
+        /// The smallest value accepted.
+        min: usize,
+    },
+    /// A request would need more memory than this crate allows (a grid or mesh too fine).
+    #[error("`{field}` asks for {value} samples, more than the limit of {max}")]
+    TooLarge {
+        /// The field that asked for too much.
+        field: &'static str,
+        /// The number of samples it would need.
+        value: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A triangle mesh with no vertices or no triangles.
+    #[error("the mesh has no {field}")]
+    EmptyMesh {
+        /// `"vertices"` or `"indices"`.
+        field: &'static str,
+    },
+    /// A triangle refers to a vertex that does not exist.
+    #[error("`{field}` refers to vertex {index}, but the mesh has {vertex_count} vertices")]
+    IndexOutOfRange {
+        /// The field holding the bad index (`"indices"`).
+        field: &'static str,
+        /// The index given.
+        index: u32,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// A mesh that does not enclose a volume: some edge is not shared by exactly two
+    /// triangles running along it in opposite directions.
+    #[error("`{field}` does not make a closed, consistently oriented surface: edge {edge:?} is used {count} time(s) in that direction")]
+    OpenMesh {
+        /// The field holding the triangles (`"indices"`).
+        field: &'static str,
+        /// The offending edge, as a pair of vertex indices.
+        edge: (u32, u32),
+        /// How many triangles run along the edge in that direction (a closed surface has exactly 1,
+        /// with its twin running the other way).
+        count: usize,
+    },
+    /// A file or string that could not be parsed (RON shape, OBJ mesh, baked-grid file).
+    #[error("malformed {format}{}: {message}", path.as_ref().map(|p| format!(" in `{p}`")).unwrap_or_default())]
+    Parse {
+        /// The format: `"RON"`, `"OBJ"` or `"grid"`.
+        format: &'static str,
+        /// The file, when it came from one.
+        path: Option<String>,
+        /// What the parser said, with the position or field name where it has one.
+        message: String,
+    },
+    /// A file that could not be read or written.
+    #[error("cannot access `{path}`: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        message: String,
+    },
 }
 
 /// Result alias of this crate.
@@ -72,7 +138,10 @@ pub fn check_non_negative(field: &'static str, value: f32) -> Result<f32> {
 }
 
 /// Checks that every component of a vector is finite.
-pub fn check_finite_vec<const D: usize>(field: &'static str, v: &fathom_math::Vector<D>) -> Result<()> {
+pub fn check_finite_vec<const D: usize>(
+    field: &'static str,
+    v: &fathom_math::Vector<D>,
+) -> Result<()> {
     for x in v.iter() {
         check_finite(field, *x)?;
     }

@@ -7,12 +7,36 @@
 //! so every operator here reports an honest one.
 #![warn(missing_docs)]
 
+//TMP mod contour;
+mod dim_only;
 mod error;
-mod primitives;
+mod grid;
+mod grid_source;
+//TMP mod mesh;
+//TMP mod mesh_bake;
+pub mod ops;
+pub mod primitives;
+mod shape;
+#[cfg(test)]
+mod tests;
 
-pub use error::{SdfError, Result};
-
-pub use primitives::{Ball, Capsule, Cuboid, HalfSpace, RoundedCuboid, UNBOUNDED_EXTENT};
+//TMP pub use contour::contour_sdf;
+pub use dim_only::{DimOnly, Only2, Only3};
+pub use error::{
+    check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
+};
+pub use grid::{BakedGrid, GridSource, MAX_GRID_SAMPLES};
+//TMP pub use mesh::{mesh_sdf, TriMesh};
+//TMP pub use mesh_bake::load_obj;
+pub use ops::{
+    Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,
+    SmoothUnion, Transformed, Union,
+};
+pub use primitives::{
+    Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
+    RoundedCuboid, RoundedPolygon, Segment, Torus, UNBOUNDED_EXTENT,
+};
+pub use shape::{Shape, Shape2, Shape3};
 
 use fathom_math::{Aabb, Real, Vector};
 
@@ -49,8 +73,24 @@ pub trait Sdf<const D: usize>: Send + Sync {
     /// Exact fields return the Euclidean distance; bounds (see [`Sdf::lipschitz`]) may over- or under-estimate it.
     fn distance(&self, p: &Vector<D>) -> Real;
 
-    /// A box containing every point where `distance <= 0`.
+    /// A box containing every point where `distance <= 0`, local frame.
+    /// May be [`Aabb::EMPTY`] for a shape with no inside (a disjoint intersection).
     fn bounds(&self) -> Aabb<D>;
+
+    /// A box containing every point where `distance <= level`, local frame.
+    ///
+    /// Operators that inflate their child (rounding, shell, smooth union) need this:
+    /// for a field that under-estimates distance outside its bounds (an exact-CSG
+    /// intersection, a smooth blend) `bounds().loosened(level)` is *not* enough.
+    /// The default is right for any field with `distance(p) >= dist(p, bounds())`
+    /// outside its bounds, which every exact distance field satisfies; other fields override it.
+    fn level_bounds(&self, level: Real) -> Aabb<D> {
+        if level <= 0.0 {
+            self.bounds()
+        } else {
+            self.bounds().loosened(level)
+        }
+    }
 
     /// The gradient of the field at `p`: the outward normal near the surface.
     /// Unit length where the field is exact. The default is central differences.
@@ -74,7 +114,10 @@ const GRADIENT_STEP_FRACTION: Real = 1e-4;
 
 /// The gradient of `sdf` at `p` by central differences, normalised where it is not zero.
 /// The step is a fraction of the shape's bounds so it works at every scale.
-pub fn central_difference_gradient<const D: usize, S: Sdf<D> + ?Sized>(sdf: &S, p: &Vector<D>) -> Vector<D> {
+pub fn central_difference_gradient<const D: usize, S: Sdf<D> + ?Sized>(
+    sdf: &S,
+    p: &Vector<D>,
+) -> Vector<D> {
     let b = sdf.bounds();
     let size = if b.is_valid() { b.radius() } else { 1.0 };
     let h = (size * GRADIENT_STEP_FRACTION).max(1e-5);
@@ -106,6 +149,9 @@ impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for Box<S> {
     fn bounds(&self) -> Aabb<D> {
         (**self).bounds()
     }
+    fn level_bounds(&self, level: Real) -> Aabb<D> {
+        (**self).level_bounds(level)
+    }
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         (**self).gradient(p)
     }
@@ -123,6 +169,9 @@ impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for &S {
     }
     fn bounds(&self) -> Aabb<D> {
         (**self).bounds()
+    }
+    fn level_bounds(&self, level: Real) -> Aabb<D> {
+        (**self).level_bounds(level)
     }
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         (**self).gradient(p)

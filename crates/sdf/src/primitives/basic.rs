@@ -12,6 +12,7 @@ pub const UNBOUNDED_EXTENT: Real = 1.0e4;
 
 /// A ball (disc in 2D) of `radius` centred on the origin.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ball {
     /// Radius in metres.
     pub radius: Real,
@@ -20,7 +21,14 @@ pub struct Ball {
 impl Ball {
     /// A ball of the given radius (must be finite and positive).
     pub fn new(radius: Real) -> Result<Self> {
-        Ok(Self { radius: check_positive("radius", radius)? })
+        Ok(Self {
+            radius: check_positive("radius", radius)?,
+        })
+    }
+
+    /// Checks the fields as [`Ball::new`] does (for values that came from a file).
+    pub fn validate(&self) -> Result<()> {
+        Self::new(self.radius).map(drop)
     }
 }
 
@@ -35,12 +43,15 @@ impl<const D: usize> Sdf<D> for Ball {
         normalize_or_axis(*p)
     }
     fn kind(&self) -> ShapeKind<D> {
-        ShapeKind::Ball { radius: self.radius }
+        ShapeKind::Ball {
+            radius: self.radius,
+        }
     }
 }
 
 /// A box centred on the origin with the given half extents.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Cuboid<const D: usize> {
     /// Half the size along each local axis, metres.
     pub half_extents: Vector<D>,
@@ -54,10 +65,18 @@ impl<const D: usize> Cuboid<D> {
         }
         Ok(Self { half_extents })
     }
+
+    /// Checks the fields as [`Cuboid::new`] does.
+    pub fn validate(&self) -> Result<()> {
+        Self::new(self.half_extents).map(drop)
+    }
 }
 
 /// Distance to a box of half extents `h`, and its gradient (shared with the rounded cuboid).
-fn box_distance_gradient<const D: usize>(h: &Vector<D>, p: &Vector<D>) -> (Real, Vector<D>) {
+pub(crate) fn box_distance_gradient<const D: usize>(
+    h: &Vector<D>,
+    p: &Vector<D>,
+) -> (Real, Vector<D>) {
     let q = p.abs() - h;
     let outside = q.map(|x| x.max(0.0));
     let out_len = outside.norm();
@@ -88,6 +107,7 @@ impl<const D: usize> Sdf<D> for Cuboid<D> {
 /// A box with rounded edges: a cuboid of `half_extents` inflated by `radius`.
 /// Its outer size is `half_extents + radius` on each axis.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RoundedCuboid<const D: usize> {
     /// Half extents of the inner (sharp) box, metres.
     pub half_extents: Vector<D>,
@@ -101,7 +121,15 @@ impl<const D: usize> RoundedCuboid<D> {
         for h in half_extents.iter() {
             check_non_negative("half_extents", *h)?;
         }
-        Ok(Self { half_extents, radius: check_positive("radius", radius)? })
+        Ok(Self {
+            half_extents,
+            radius: check_positive("radius", radius)?,
+        })
+    }
+
+    /// Checks the fields as [`RoundedCuboid::new`] does.
+    pub fn validate(&self) -> Result<()> {
+        Self::new(self.half_extents, self.radius).map(drop)
     }
 }
 
@@ -120,6 +148,7 @@ impl<const D: usize> Sdf<D> for RoundedCuboid<D> {
 /// A capsule: the points within `radius` of the segment from `-half_height` to
 /// `+half_height` along the local y axis.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Capsule {
     /// Half the length of the core segment, metres.
     pub half_height: Real,
@@ -134,6 +163,11 @@ impl Capsule {
             half_height: check_non_negative("half_height", half_height)?,
             radius: check_positive("radius", radius)?,
         })
+    }
+
+    /// Checks the fields as [`Capsule::new`] does.
+    pub fn validate(&self) -> Result<()> {
+        Self::new(self.half_height, self.radius).map(drop)
     }
 
     fn offset<const D: usize>(&self, p: &Vector<D>) -> Vector<D> {
@@ -164,7 +198,10 @@ impl<const D: usize> Sdf<D> for Capsule {
         }
     }
     fn kind(&self) -> ShapeKind<D> {
-        ShapeKind::Capsule { half_height: self.half_height, radius: self.radius }
+        ShapeKind::Capsule {
+            half_height: self.half_height,
+            radius: self.radius,
+        }
     }
 }
 
@@ -175,6 +212,7 @@ impl<const D: usize> Sdf<D> for Capsule {
 /// bound-split search has something finite to start from; the narrowphase
 /// handles half-spaces by a closed form that does not rely on that box.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HalfSpace<const D: usize> {
     /// Outward unit normal.
     pub normal: Vector<D>,
@@ -187,11 +225,30 @@ impl<const D: usize> HalfSpace<D> {
     pub fn new(normal: Vector<D>, offset: Real) -> Result<Self> {
         check_finite_vec("normal", &normal)?;
         let len = normal.norm();
-        if !(len > 1e-12) {
-            return Err(SdfError::Invalid { field: "normal", reason: "must not be zero".into() });
+        if len.is_nan() || len <= 1e-12 {
+            return Err(SdfError::Invalid {
+                field: "normal",
+                reason: "must not be zero".into(),
+            });
         }
         crate::error::check_finite("offset", offset)?;
-        Ok(Self { normal: normal / len, offset })
+        Ok(Self {
+            normal: normal / len,
+            offset,
+        })
+    }
+
+    /// Checks the fields: finite, and a unit normal (within 1e-4, float round-off of a
+    /// normalised vector written to a file with a few digits).
+    pub fn validate(&self) -> Result<()> {
+        Self::new(self.normal, self.offset)?;
+        if (self.normal.norm() - 1.0).abs() > 1e-4 {
+            return Err(SdfError::Invalid {
+                field: "normal",
+                reason: "must have unit length".into(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -220,7 +277,10 @@ impl<const D: usize> Sdf<D> for HalfSpace<D> {
         self.normal
     }
     fn kind(&self) -> ShapeKind<D> {
-        ShapeKind::HalfSpace { normal: self.normal, offset: self.offset }
+        ShapeKind::HalfSpace {
+            normal: self.normal,
+            offset: self.offset,
+        }
     }
 }
 
@@ -232,7 +292,9 @@ mod tests {
     #[test]
     fn seed_worked_example_ball_radius_two() {
         // Seed 001: a ball of radius 2 and the point (0.5, 1, 0) gives -0.882 (inside by 0.882).
-        let d = Ball::new(2.0).unwrap().distance(&Vector3::new(0.5, 1.0, 0.0));
+        let d = Ball::new(2.0)
+            .unwrap()
+            .distance(&Vector3::new(0.5, 1.0, 0.0));
         assert!((d + 0.882).abs() < 1e-3);
     }
 
@@ -246,12 +308,33 @@ mod tests {
 
     #[test]
     fn bad_sizes_name_the_field() {
-        assert_eq!(Ball::new(-1.0), Err(SdfError::NonPositive { field: "radius", value: -1.0 }));
-        assert!(matches!(Ball::new(f32::NAN), Err(SdfError::NonFinite { field: "radius", .. })));
-        assert!(matches!(Capsule::new(-0.1, 1.0), Err(SdfError::Negative { field: "half_height", .. })));
+        assert_eq!(
+            Ball::new(-1.0),
+            Err(SdfError::NonPositive {
+                field: "radius",
+                value: -1.0
+            })
+        );
+        assert!(matches!(
+            Ball::new(f32::NAN),
+            Err(SdfError::NonFinite {
+                field: "radius",
+                ..
+            })
+        ));
+        assert!(matches!(
+            Capsule::new(-0.1, 1.0),
+            Err(SdfError::Negative {
+                field: "half_height",
+                ..
+            })
+        ));
         assert!(matches!(
             HalfSpace::new(Vector3::zeros(), 0.0),
-            Err(SdfError::Invalid { field: "normal", .. })
+            Err(SdfError::Invalid {
+                field: "normal",
+                ..
+            })
         ));
     }
 }

@@ -1,0 +1,165 @@
+//! Where a shape tree's baked grid comes from: inline in the scene file, or a grid file.
+//!
+//! A grid file is the grid's samples in a small binary format: the bytes
+//! `FATHOMGRID`, a format version byte, the dimension byte, then the grid
+//! encoded with bincode 2 (standard configuration). It is read by
+//! [`crate::Shape::load_files`] (or [`crate::Shape::from_ron_file`]); until then the
+//! tree only names it, [`crate::Shape::validate`] reports it, and the field is empty
+//! (far everywhere, [`Aabb::EMPTY`] bounds).
+
+use crate::error::{Result, SdfError};
+use crate::grid::{BakedGrid, GridData};
+use crate::Sdf;
+use fathom_math::{Aabb, Real, Vector};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+const MAGIC: &[u8] = b"FATHOMGRID";
+const VERSION: u8 = 1;
+
+/// Distance reported by a grid file not loaded yet: far, but finite so that operators
+/// (scaling, rounding) never produce infinities or NaN from it.
+const UNLOADED_DISTANCE: Real = 1.0e18;
+
+/// A baked grid in a shape tree: the samples inline, or a file path (relative to the scene
+/// file's folder). Cloning shares the samples.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum GridSource<const D: usize> {
+    /// The grid itself.
+    Inline(Arc<BakedGrid<D>>),
+    /// A grid file (see the module docs), and the grid once loaded (never serialised).
+    File {
+        /// Path of the grid file.
+        path: String,
+        /// The loaded grid.
+        #[serde(skip)]
+        grid: Option<Arc<BakedGrid<D>>>,
+    },
+}
+
+/// Two sources are equal when they hold equal grids, or name the same file.
+impl<const D: usize> PartialEq for GridSource<D> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (GridSource::Inline(a), GridSource::Inline(b)) => a == b,
+            (GridSource::File { path: a, .. }, GridSource::File { path: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<const D: usize> GridSource<D> {
+    /// The grid, if it is inline or loaded.
+    pub fn grid(&self) -> Option<&BakedGrid<D>> {
+        match self {
+            GridSource::Inline(g) => Some(g),
+            GridSource::File { grid, .. } => grid.as_deref(),
+        }
+    }
+
+    /// True unless this is a file not loaded yet.
+    pub fn is_loaded(&self) -> bool {
+        self.grid().is_some()
+    }
+
+    /// Errors when this is a file not loaded yet (the grid itself was checked when made).
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            GridSource::File { path, grid: None } => Err(SdfError::Invalid {
+                field: "path",
+                reason: format!("grid file `{path}` is not loaded (see Shape::load_files)"),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Loads a file source, resolving a relative path against `base`. Inline sources are left alone.
+    pub fn load(&mut self, base: &Path) -> Result<()> {
+        if let GridSource::File { path, grid } = self {
+            let full = base.join(&*path);
+            *grid = Some(Arc::new(BakedGrid::load(&full)?));
+        }
+        Ok(())
+    }
+}
+
+impl<const D: usize> BakedGrid<D> {
+    /// Writes the grid to a file (format in the module docs of `grid_source`).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let data = GridData {
+            origin: self.origin(),
+            cell: self.cell(),
+            dims: self.dims(),
+            values: self.values().to_vec(),
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend([VERSION, D as u8]);
+        let body =
+            bincode::serde::encode_to_vec(&data, bincode::config::standard()).map_err(|e| {
+                SdfError::Io {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                }
+            })?;
+        bytes.extend(body);
+        std::fs::write(path, bytes).map_err(|e| SdfError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Reads a grid file, checking its header, its dimension and its samples.
+    pub fn load(path: &Path) -> Result<Self> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| SdfError::Io {
+            path: name.clone(),
+            message: e.to_string(),
+        })?;
+        let bad = |message: String| SdfError::Parse {
+            format: "grid",
+            path: Some(name.clone()),
+            message,
+        };
+        let header = MAGIC.len() + 2;
+        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a Fathom grid file (bad header)".into()));
+        }
+        let (version, dim) = (bytes[MAGIC.len()], bytes[MAGIC.len() + 1] as usize);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads {VERSION}"
+            )));
+        }
+        if dim != D {
+            return Err(bad(format!(
+                "the file holds a {dim}D grid, a {D}D one was expected"
+            )));
+        }
+        let (data, _): (GridData<D>, usize) =
+            bincode::serde::decode_from_slice(&bytes[header..], bincode::config::standard())
+                .map_err(|e| bad(e.to_string()))?;
+        Self::from_samples(data.origin, data.cell, data.dims, data.values)
+    }
+}
+
+impl<const D: usize> Sdf<D> for GridSource<D> {
+    fn distance(&self, p: &Vector<D>) -> Real {
+        self.grid().map_or(UNLOADED_DISTANCE, |g| g.distance(p))
+    }
+    fn bounds(&self) -> Aabb<D> {
+        self.grid().map_or(Aabb::EMPTY, |g| g.bounds())
+    }
+    fn level_bounds(&self, level: Real) -> Aabb<D> {
+        self.grid().map_or(Aabb::EMPTY, |g| g.level_bounds(level))
+    }
+    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+        self.grid().map_or_else(
+            || crate::normalize_or_axis(Vector::zeros()),
+            |g| g.gradient(p),
+        )
+    }
+    fn lipschitz(&self) -> Real {
+        self.grid().map_or(1.0, |g| g.lipschitz())
+    }
+}

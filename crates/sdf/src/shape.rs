@@ -1,0 +1,435 @@
+//! The serialisable shape tree: every primitive and operator in one enum, so that scene
+//! files can hold shapes and the world can hold any collider shape by value.
+//!
+//! One generic source serves both dimensions: `Shape<D>` with the aliases
+//! [`Shape2`] and [`Shape3`]. Kinds that exist in one dimension only are wrapped
+//! in [`Only2`]/[`Only3`] ([`crate::DimOnly`]), which cannot be built (in code
+//! or from a file) for the other dimension, so a 2D tree cannot hold a torus.
+//! Only the usual `Space<D>: Dim<D>` bound is needed to use `Shape<D>` generically.
+//!
+//! In RON a shape reads, for example,
+//! `Rounded((radius: 0.1, shape: Cuboid((half_extents: (1.0, 2.0, 0.5)))))`; with
+//! `#![enable(unwrap_variant_newtypes)]` at the top of the file the doubled parentheses can
+//! be dropped. Values read from a file are checked by [`Shape::validate`] (done by
+//! [`Shape::from_ron`]).
+
+use crate::grid::GridSource;
+use crate::ops::{
+    Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,
+    SmoothUnion, Transformed, Union,
+};
+use crate::primitives::{
+    Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
+    RoundedCuboid, RoundedPolygon, Segment, Torus,
+};
+use crate::{Only2, Only3, Result, Sdf, SdfError, ShapeKind};
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A child shape in the tree.
+type Child<const D: usize> = Box<Shape<D>>;
+
+/// Any Fathom shape in `D` dimensions, in its own local frame. See the module docs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// A ball (disc in 2D) about the origin.
+    Ball(Ball),
+    /// A box about the origin.
+    Cuboid(Cuboid<D>),
+    /// A box with rounded edges.
+    RoundedCuboid(RoundedCuboid<D>),
+    /// A capsule along local y.
+    Capsule(Capsule),
+    /// A half-space.
+    HalfSpace(HalfSpace<D>),
+    /// 2D only: a segment.
+    Segment(Only2<D, Segment>),
+    /// 2D only: a convex polygon.
+    ConvexPolygon(Only2<D, ConvexPolygon>),
+    /// 2D only: a simple (possibly non-convex) polygon.
+    Polygon(Only2<D, Polygon>),
+    /// 2D only: a rounded simple polygon.
+    RoundedPolygon(Only2<D, RoundedPolygon>),
+    /// 3D only: a cylinder along local y.
+    Cylinder(Only3<D, Cylinder>),
+    /// 3D only: a cone along local y.
+    Cone(Only3<D, Cone>),
+    /// 3D only: a torus about local y.
+    Torus(Only3<D, Torus>),
+    /// 3D only: a capped torus (an arc of a torus) about local y.
+    CappedTorus(Only3<D, CappedTorus>),
+    /// A child placed by a rigid pose.
+    Transformed(Transformed<Child<D>, D>),
+    /// A child scaled uniformly.
+    Scaled(Scaled<Child<D>>),
+    /// A child inflated by a margin.
+    Rounded(Rounded<Child<D>>),
+    /// A hollow shell of a child.
+    Shell(Shell<Child<D>>),
+    /// The union of children.
+    Union(Union<Shape<D>>),
+    /// The intersection of children.
+    Intersection(Intersection<Shape<D>>),
+    /// A child with another cut away.
+    Difference(Difference<Child<D>, Child<D>>),
+    /// The smooth union of two children.
+    SmoothUnion(SmoothUnion<Child<D>, Child<D>>),
+    /// The smooth intersection of two children.
+    SmoothIntersection(SmoothIntersection<Child<D>, Child<D>>),
+    /// A child with another cut away, filleted.
+    SmoothDifference(SmoothDifference<Child<D>, Child<D>>),
+    /// A baked distance grid, inline or by file path (see [`GridSource`]).
+    Grid(GridSource<D>),
+}
+
+/// A 2D shape tree.
+pub type Shape2 = Shape<2>;
+/// A 3D shape tree.
+pub type Shape3 = Shape<3>;
+
+/// Runs `$e` with `$s` bound to the payload of whichever variant `$self` is.
+macro_rules! each_variant {
+    ($self:expr, $s:ident => $e:expr) => {
+        match $self {
+            Shape::Ball($s) => $e,
+            Shape::Cuboid($s) => $e,
+            Shape::RoundedCuboid($s) => $e,
+            Shape::Capsule($s) => $e,
+            Shape::HalfSpace($s) => $e,
+            Shape::Segment($s) => $e,
+            Shape::ConvexPolygon($s) => $e,
+            Shape::Polygon($s) => $e,
+            Shape::RoundedPolygon($s) => $e,
+            Shape::Cylinder($s) => $e,
+            Shape::Cone($s) => $e,
+            Shape::Torus($s) => $e,
+            Shape::CappedTorus($s) => $e,
+            Shape::Transformed($s) => $e,
+            Shape::Scaled($s) => $e,
+            Shape::Rounded($s) => $e,
+            Shape::Shell($s) => $e,
+            Shape::Union($s) => $e,
+            Shape::Intersection($s) => $e,
+            Shape::Difference($s) => $e,
+            Shape::SmoothUnion($s) => $e,
+            Shape::SmoothIntersection($s) => $e,
+            Shape::SmoothDifference($s) => $e,
+            Shape::Grid($s) => $e,
+        }
+    };
+}
+
+impl<const D: usize> Sdf<D> for Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn distance(&self, p: &Vector<D>) -> Real {
+        each_variant!(self, s => s.distance(p))
+    }
+    fn bounds(&self) -> Aabb<D> {
+        each_variant!(self, s => Sdf::<D>::bounds(s))
+    }
+    fn level_bounds(&self, level: Real) -> Aabb<D> {
+        each_variant!(self, s => Sdf::<D>::level_bounds(s, level))
+    }
+    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+        each_variant!(self, s => s.gradient(p))
+    }
+    fn lipschitz(&self) -> Real {
+        each_variant!(self, s => Sdf::<D>::lipschitz(s))
+    }
+    fn kind(&self) -> ShapeKind<D> {
+        each_variant!(self, s => Sdf::<D>::kind(s))
+    }
+}
+
+impl<const D: usize> Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Checks every value in the tree (sizes finite and positive, poses proper, polygons simple,
+    /// grid files loaded, ...), returning the first error, which names the bad field.
+    pub fn validate(&self) -> Result<()> {
+        self.check(false)
+    }
+
+    /// [`Shape::validate`]; with `allow_unloaded`, a grid file not yet loaded is not an error.
+    fn check(&self, allow_unloaded: bool) -> Result<()> {
+        match self {
+            Shape::Ball(s) => s.validate(),
+            Shape::Cuboid(s) => s.validate(),
+            Shape::RoundedCuboid(s) => s.validate(),
+            Shape::Capsule(s) => s.validate(),
+            Shape::HalfSpace(s) => s.validate(),
+            Shape::Segment(s) => s.get().validate(),
+            Shape::ConvexPolygon(s) => s.get().validate(),
+            Shape::Polygon(s) => s.get().validate(),
+            Shape::RoundedPolygon(s) => s.get().validate(),
+            Shape::Cylinder(s) => s.get().validate(),
+            Shape::Cone(s) => s.get().validate(),
+            Shape::Torus(s) => s.get().validate(),
+            Shape::CappedTorus(s) => s.get().validate(),
+            Shape::Transformed(s) => s.validate_params(),
+            Shape::Scaled(s) => s.validate_params(),
+            Shape::Rounded(s) => s.validate_params(),
+            Shape::Shell(s) => s.validate_params(),
+            Shape::Union(s) => s.validate_params(),
+            Shape::Intersection(s) => s.validate_params(),
+            Shape::Difference(_) => Ok(()),
+            Shape::SmoothUnion(s) => s.validate_params(),
+            Shape::SmoothIntersection(s) => s.validate_params(),
+            Shape::SmoothDifference(s) => s.validate_params(),
+            Shape::Grid(g) if allow_unloaded && !g.is_loaded() => Ok(()),
+            Shape::Grid(g) => g.validate(),
+        }?;
+        self.children()
+            .into_iter()
+            .try_for_each(|c| c.check(allow_unloaded))
+    }
+
+    /// Reads a shape from RON and validates it. A syntax error, an unknown field or kind, or a
+    /// kind of the other dimension is [`SdfError::Parse`]; a bad value is the error
+    /// [`Shape::validate`] gives. Grids given by file path are left unloaded (see [`Shape::load_files`]).
+    pub fn from_ron(text: &str) -> Result<Self> {
+        let shape: Self = ron::from_str(text).map_err(|e| SdfError::Parse {
+            format: "RON",
+            path: None,
+            message: e.to_string(),
+        })?;
+        shape.check(true)?;
+        Ok(shape)
+    }
+
+    /// Reads a shape from a RON file, loads the grid files it names (relative to the file's
+    /// folder) and validates it.
+    pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| SdfError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let mut shape: Self = ron::from_str(&text).map_err(|e| SdfError::Parse {
+            format: "RON",
+            path: Some(path.display().to_string()),
+            message: e.to_string(),
+        })?;
+        shape.load_files(path.parent().unwrap_or(Path::new(".")))?;
+        shape.validate()?;
+        Ok(shape)
+    }
+
+    /// The shape as pretty RON (what [`Shape::from_ron`] reads back to an equal shape).
+    pub fn to_ron(&self) -> String {
+        // Serialising plain data to a string cannot fail: no maps with non-string keys, no I/O.
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    }
+
+    /// Loads every grid in the tree given by file path, resolving relative paths against `base`.
+    pub fn load_files(&mut self, base: &Path) -> Result<()> {
+        self.visit_mut(&mut |s| match s {
+            Shape::Grid(g) => g.load(base),
+            _ => Ok(()),
+        })
+    }
+
+    /// The direct children of an operator (none for a primitive or grid).
+    pub fn children(&self) -> Vec<&Shape<D>> {
+        match self {
+            Shape::Transformed(s) => vec![&*s.shape],
+            Shape::Scaled(s) => vec![&*s.shape],
+            Shape::Rounded(s) => vec![&*s.shape],
+            Shape::Shell(s) => vec![&*s.shape],
+            Shape::Union(s) => s.shapes.iter().collect(),
+            Shape::Intersection(s) => s.shapes.iter().collect(),
+            Shape::Difference(s) => vec![&*s.base, &*s.subtract],
+            Shape::SmoothUnion(s) => vec![&*s.a, &*s.b],
+            Shape::SmoothIntersection(s) => vec![&*s.a, &*s.b],
+            Shape::SmoothDifference(s) => vec![&*s.a, &*s.b],
+            _ => Vec::new(),
+        }
+    }
+
+    fn children_mut(&mut self) -> Vec<&mut Shape<D>> {
+        match self {
+            Shape::Transformed(s) => vec![&mut *s.shape],
+            Shape::Scaled(s) => vec![&mut *s.shape],
+            Shape::Rounded(s) => vec![&mut *s.shape],
+            Shape::Shell(s) => vec![&mut *s.shape],
+            Shape::Union(s) => s.shapes.iter_mut().collect(),
+            Shape::Intersection(s) => s.shapes.iter_mut().collect(),
+            Shape::Difference(s) => vec![&mut *s.base, &mut *s.subtract],
+            Shape::SmoothUnion(s) => vec![&mut *s.a, &mut *s.b],
+            Shape::SmoothIntersection(s) => vec![&mut *s.a, &mut *s.b],
+            Shape::SmoothDifference(s) => vec![&mut *s.a, &mut *s.b],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Calls `f` on this node and every node below it, parents first.
+    pub fn visit(&self, f: &mut impl FnMut(&Shape<D>)) {
+        f(self);
+        for c in self.children() {
+            c.visit(f);
+        }
+    }
+
+    fn visit_mut(&mut self, f: &mut impl FnMut(&mut Shape<D>) -> Result<()>) -> Result<()> {
+        f(self)?;
+        for c in self.children_mut() {
+            c.visit_mut(f)?;
+        }
+        Ok(())
+    }
+
+    /// A ball of `radius` metres.
+    pub fn ball(radius: Real) -> Result<Self> {
+        Ok(Shape::Ball(Ball::new(radius)?))
+    }
+
+    /// A box of the given half extents, metres.
+    pub fn cuboid(half_extents: Vector<D>) -> Result<Self> {
+        Ok(Shape::Cuboid(Cuboid::new(half_extents)?))
+    }
+
+    /// A box of inner half extents rounded by `radius`, metres.
+    pub fn rounded_cuboid(half_extents: Vector<D>, radius: Real) -> Result<Self> {
+        Ok(Shape::RoundedCuboid(RoundedCuboid::new(
+            half_extents,
+            radius,
+        )?))
+    }
+
+    /// A capsule along local y.
+    pub fn capsule(half_height: Real, radius: Real) -> Result<Self> {
+        Ok(Shape::Capsule(Capsule::new(half_height, radius)?))
+    }
+
+    /// The half-space `normal · p <= offset` (normal normalised here).
+    pub fn half_space(normal: Vector<D>, offset: Real) -> Result<Self> {
+        Ok(Shape::HalfSpace(HalfSpace::new(normal, offset)?))
+    }
+
+    /// This shape placed by `pose`.
+    pub fn transformed(self, pose: Pose<D>) -> Result<Self> {
+        Ok(Shape::Transformed(Transformed::new(pose, Box::new(self))?))
+    }
+
+    /// This shape scaled by `scale` about its origin.
+    pub fn scaled(self, scale: Real) -> Result<Self> {
+        Ok(Shape::Scaled(Scaled::new(scale, Box::new(self))?))
+    }
+
+    /// This shape inflated by `radius`.
+    pub fn rounded(self, radius: Real) -> Result<Self> {
+        Ok(Shape::Rounded(Rounded::new(radius, Box::new(self))?))
+    }
+
+    /// A shell of this shape's surface, `2 * half_thickness` thick.
+    pub fn shell(self, half_thickness: Real) -> Result<Self> {
+        Ok(Shape::Shell(Shell::new(half_thickness, Box::new(self))?))
+    }
+
+    /// The union of `shapes` (at least one).
+    pub fn union(shapes: Vec<Self>) -> Result<Self> {
+        Ok(Shape::Union(Union::new(shapes)?))
+    }
+
+    /// The intersection of `shapes` (at least one).
+    pub fn intersection(shapes: Vec<Self>) -> Result<Self> {
+        Ok(Shape::Intersection(Intersection::new(shapes)?))
+    }
+
+    /// This shape with `other` cut away.
+    pub fn difference(self, other: Self) -> Self {
+        Shape::Difference(Difference::new(Box::new(self), Box::new(other)))
+    }
+
+    /// The smooth union with `other`, blend radius `radius` metres.
+    pub fn smooth_union(self, other: Self, radius: Real) -> Result<Self> {
+        Ok(Shape::SmoothUnion(SmoothUnion::new(
+            Box::new(self),
+            Box::new(other),
+            radius,
+        )?))
+    }
+
+    /// The smooth intersection with `other`.
+    pub fn smooth_intersection(self, other: Self, radius: Real) -> Result<Self> {
+        Ok(Shape::SmoothIntersection(SmoothIntersection::new(
+            Box::new(self),
+            Box::new(other),
+            radius,
+        )?))
+    }
+
+    /// This shape with `other` cut away, the cut filleted.
+    pub fn smooth_difference(self, other: Self, radius: Real) -> Result<Self> {
+        Ok(Shape::SmoothDifference(SmoothDifference::new(
+            Box::new(self),
+            Box::new(other),
+            radius,
+        )?))
+    }
+}
+
+impl Shape<2> {
+    /// A segment from `a` to `b`.
+    pub fn segment(a: Vector2, b: Vector2) -> Result<Self> {
+        Ok(Shape::Segment(Only2::new(Segment::new(a, b)?)))
+    }
+
+    /// A convex polygon.
+    pub fn convex_polygon(vertices: Vec<Vector2>) -> Result<Self> {
+        Ok(Shape::ConvexPolygon(Only2::new(ConvexPolygon::new(
+            vertices,
+        )?)))
+    }
+
+    /// A simple polygon, convex or not.
+    pub fn polygon(vertices: Vec<Vector2>) -> Result<Self> {
+        Ok(Shape::Polygon(Only2::new(Polygon::new(vertices)?)))
+    }
+
+    /// A simple polygon rounded by `radius`.
+    pub fn rounded_polygon(vertices: Vec<Vector2>, radius: Real) -> Result<Self> {
+        Ok(Shape::RoundedPolygon(Only2::new(RoundedPolygon::new(
+            vertices, radius,
+        )?)))
+    }
+}
+
+impl Shape<3> {
+    /// A cylinder along local y.
+    pub fn cylinder(half_height: Real, radius: Real) -> Result<Self> {
+        Ok(Shape::Cylinder(Only3::new(Cylinder::new(
+            half_height,
+            radius,
+        )?)))
+    }
+
+    /// A cone along local y, apex up.
+    pub fn cone(half_height: Real, radius: Real) -> Result<Self> {
+        Ok(Shape::Cone(Only3::new(Cone::new(half_height, radius)?)))
+    }
+
+    /// A torus about local y.
+    pub fn torus(major_radius: Real, minor_radius: Real) -> Result<Self> {
+        Ok(Shape::Torus(Only3::new(Torus::new(
+            major_radius,
+            minor_radius,
+        )?)))
+    }
+
+    /// A capped torus about local y.
+    pub fn capped_torus(major_radius: Real, minor_radius: Real, half_angle: Real) -> Result<Self> {
+        Ok(Shape::CappedTorus(Only3::new(CappedTorus::new(
+            major_radius,
+            minor_radius,
+            half_angle,
+        )?)))
+    }
+}

@@ -7,27 +7,27 @@
 //! so every operator here reports an honest one.
 #![warn(missing_docs)]
 
-//TMP mod contour;
+mod contour;
 mod dim_only;
 mod error;
 mod grid;
 mod grid_source;
-//TMP mod mesh;
-//TMP mod mesh_bake;
+mod mesh;
+mod mesh_bake;
 pub mod ops;
 pub mod primitives;
 mod shape;
 #[cfg(test)]
 mod tests;
 
-//TMP pub use contour::contour_sdf;
+pub use contour::{contour_grid, contour_sdf};
 pub use dim_only::{DimOnly, Only2, Only3};
 pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };
 pub use grid::{BakedGrid, GridSource, MAX_GRID_SAMPLES};
-//TMP pub use mesh::{mesh_sdf, TriMesh};
-//TMP pub use mesh_bake::load_obj;
+pub use mesh::{mesh_grid, mesh_sdf, TriMesh};
+pub use mesh_bake::{load_obj, parse_obj};
 pub use ops::{
     Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,
     SmoothUnion, Transformed, Union,

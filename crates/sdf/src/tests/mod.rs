@@ -1,4 +1,6 @@
 //! Tests across the crate, written once as generic functions and run for D = 2 and D = 3.
 
 mod catalogue;
+mod oracle;
 mod roundtrip;
+mod support;

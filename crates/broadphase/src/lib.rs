@@ -56,6 +56,7 @@ mod error;
 mod pairs;
 mod proxy;
 mod queries;
+mod traverse;
 mod tree;
 
 pub use broadphase::{Broadphase, BroadphaseConfig, BroadphaseStats};

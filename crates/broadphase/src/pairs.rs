@@ -17,6 +17,7 @@
 
 use crate::broadphase::Broadphase;
 use crate::proxy::ProxyKind;
+use crate::traverse::Trees;
 use crate::tree::overlaps;
 use fathom_math::{Dim, Space};
 use rayon::prelude::*;
@@ -40,6 +41,13 @@ impl PairChanges {
     }
 }
 
+/// When at least 1/this of the proxies moved, pairs are recomputed by a
+/// tree-against-tree traversal instead of one query per moved proxy.
+const FULL_UPDATE_DIVISOR: usize = 4;
+
+/// Number of tasks the parallel traversal is split into.
+const PARALLEL_TASKS: usize = 256;
+
 /// One moved proxy's new partner list and what changed in it.
 struct MovedPartners {
     slot: u32,
@@ -58,6 +66,25 @@ where
     /// overlap (touching counts) and at least one of them is dynamic.
     pub fn update_pairs(&mut self) -> PairChanges {
         let moved = self.take_moved();
+        let mut changes = PairChanges::default();
+        if moved.len() * FULL_UPDATE_DIVISOR >= self.len() && !moved.is_empty() {
+            self.update_all_pairs(moved.len() >= self.config.parallel_threshold, &mut changes);
+        } else {
+            self.update_moved_pairs(&moved, &mut changes);
+        }
+        for &m in &moved {
+            self.proxy_mut(m).moved = false;
+        }
+        let removed = std::mem::take(&mut self.removed_pairs);
+        changes.ended.extend(removed);
+        sort_pairs(&mut changes.began);
+        sort_pairs(&mut changes.ended);
+        cancel_common(&mut changes);
+        changes
+    }
+
+    /// The incremental path: one tree query per moved proxy (see the module docs).
+    fn update_moved_pairs(&mut self, moved: &[u32], changes: &mut PairChanges) {
         let results: Vec<MovedPartners> = if moved.len() >= self.config.parallel_threshold {
             moved
                 .par_iter()
@@ -73,19 +100,88 @@ where
                 .map(|&m| self.moved_partners(m, &mut stack))
                 .collect()
         };
-        let mut changes = PairChanges::default();
         for r in results {
-            self.apply(r, &mut changes);
+            self.apply(r, changes);
         }
-        for &m in &moved {
-            self.proxy_mut(m).moved = false;
+    }
+
+    /// The bulk path: every overlapping pair by one tree-against-tree
+    /// traversal, gathered per proxy (counting sort by slot), then diffed
+    /// against every proxy's partner list.
+    fn update_all_pairs(&mut self, parallel: bool, changes: &mut PairChanges) {
+        let pairs = self.all_pairs(parallel);
+        let n = self.proxies.len();
+        let mut offsets = vec![0u32; n + 1];
+        for &(a, b) in &pairs {
+            offsets[a as usize + 1] += 1;
+            offsets[b as usize + 1] += 1;
         }
-        let removed = std::mem::take(&mut self.removed_pairs);
-        changes.ended.extend(removed);
-        sort_pairs(&mut changes.began);
-        sort_pairs(&mut changes.ended);
-        cancel_common(&mut changes);
-        changes
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut adjacency = vec![0u32; 2 * pairs.len()];
+        for &(a, b) in &pairs {
+            adjacency[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
+            adjacency[fill[b as usize] as usize] = a;
+            fill[b as usize] += 1;
+        }
+        let segment = |s: usize| offsets[s] as usize..offsets[s + 1] as usize;
+        for s in 0..n {
+            adjacency[segment(s)].sort_unstable();
+        }
+        for (s, proxy) in self.proxies.iter().enumerate() {
+            let Some(proxy) = proxy else { continue };
+            let new = &adjacency[segment(s)];
+            let (added, dropped) = diff_sorted(&proxy.partners, new);
+            let pair = |p: u32| {
+                let k = self.proxy(p).key;
+                (proxy.key.min(k), proxy.key.max(k))
+            };
+            changes
+                .began
+                .extend(added.into_iter().filter(|&p| p as usize > s).map(pair));
+            changes
+                .ended
+                .extend(dropped.into_iter().filter(|&p| p as usize > s).map(pair));
+        }
+        for (s, proxy) in self.proxies.iter_mut().enumerate() {
+            if let Some(proxy) = proxy {
+                proxy.partners.clear();
+                proxy.partners.extend_from_slice(&adjacency[segment(s)]);
+            }
+        }
+        self.pair_count = pairs.len();
+    }
+
+    /// Every overlapping (slot, slot) pair, in an order that depends on the
+    /// split of work (the caller makes the result order-independent).
+    fn all_pairs(&self, parallel: bool) -> Vec<(u32, u32)> {
+        let trees = Trees { trees: &self.trees };
+        let mut pairs = Vec::new();
+        if !parallel {
+            trees.run(&trees.roots(), &mut Vec::new(), &mut |a, b| {
+                pairs.push((a, b))
+            });
+            return pairs;
+        }
+        let tasks = trees.expand(trees.roots(), PARALLEL_TASKS, &mut |a, b| {
+            pairs.push((a, b))
+        });
+        let found: Vec<Vec<(u32, u32)>> = tasks
+            .par_iter()
+            .map_init(Vec::new, |stack, t| {
+                let mut out = Vec::new();
+                trees.run(std::slice::from_ref(t), stack, &mut |a, b| out.push((a, b)));
+                out
+            })
+            .collect();
+        pairs.reserve(found.iter().map(Vec::len).sum());
+        for f in found {
+            pairs.extend(f);
+        }
+        pairs
     }
 
     /// Every overlapping pair as of the last [`Broadphase::update_pairs`], sorted.

@@ -1,1 +1,265 @@
-//! fathom-narrowphase (see DESIGN.md); built by its issue.
+//! Fathom's narrowphase: contact queries between signed distance fields by bound-split search.
+//!
+//! Two shapes collide where a point is inside both. The search of seed 000 looks for such
+//! points by splitting boxes: a box of radius `r` around `c` can only hold a point of a field
+//! with Lipschitz constant `L` below `m` if `d(c) - L r <= m`, so whole boxes are ruled out by
+//! one evaluation. This crate builds everything on one such branch-and-bound engine
+//! ([`search`](crate::search)) with several objectives:
+//!
+//! | query | objective | result |
+//! |---|---|---|
+//! | [`intersects`] | any point with `max(dA, dB) <= 0` (breadth-first, early out) | [`Intersection`] |
+//! | [`penetration`] | the deepest point by `dA + dB`, then the normal and depth along it | [`Penetration`] |
+//! | [`distance`] | the minimiser of `max(dA, dB)`: midpoint of the closest segment | [`Distance`] |
+//! | [`contacts`] | regions of the inflated overlap, per region its extremes along tangents | [`Contacts`] |
+//!
+//! Closed forms replace the search where they are exact and cheaper, picked by a dispatch table
+//! over [`fathom_sdf::ShapeKind`]: a ball against anything is one evaluation, a capsule is a 1D
+//! search along its segment, a half-space is one field's lowest points, and a mesh's vertex
+//! samples ([`MeshPoints`]) are walked in a tree. Searches run in one shape's local frame; every
+//! answer is in the world frame, normals point from A to B, and every query reports
+//! [`QueryStats`] (evaluations, cells, and whether the cell budget ran out).
+//!
+//! ```
+//! use fathom_math::{Pose3, Vector3};
+//! use fathom_narrowphase::{contacts, ContactOptions};
+//! use fathom_sdf::{Cuboid, HalfSpace};
+//!
+//! let ground = HalfSpace::new(Vector3::y(), 0.0).unwrap();
+//! let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).unwrap();
+//! let c = contacts(&ground, &Pose3::identity(), &cube, &Pose3::translation(0.0, 0.5, 0.0),
+//!     &ContactOptions::default()).unwrap();
+//! assert_eq!(c.manifolds.len(), 1);
+//! assert_eq!(c.manifolds[0].points.len(), 4); // the cube's four bottom corners
+//! ```
+#![warn(missing_docs)]
+
+mod dispatch;
+mod error;
+mod field;
+mod manifold;
+mod mesh_points;
+mod normal;
+mod objectives;
+mod options;
+mod pairs;
+mod regions;
+mod search;
+mod types;
+
+pub use dispatch::{KindTag, ShapeRef};
+pub use error::NarrowphaseError;
+pub use mesh_points::MeshPoints;
+pub use options::{ContactOptions, DEFAULT_MAX_CELLS, DEFAULT_MIN_CELL_FRACTION};
+pub use types::{
+    ContactPoint, Contacts, Deepest, Distance, Intersection, Manifold, Penetration, QueryStats,
+};
+
+use fathom_math::{Dim, Pose, Real, Space};
+use fathom_sdf::{Sdf, ShapeKind};
+
+use pairs::{Ctx, PairQuery};
+
+/// True when the shapes overlap (no margin): the seed's breadth-first search, out on the first
+/// point inside both. Overlaps thinner than the smallest cell may be missed.
+pub fn intersects<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Intersection, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    intersects_with(ShapeRef::Sdf(a), pose_a, ShapeRef::Sdf(b), pose_b, opts)
+}
+
+/// The deepest point of the overlap of the shapes (no margin), or `None` in
+/// [`Penetration::deepest`] when they do not overlap.
+pub fn penetration<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Penetration<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    penetration_with(ShapeRef::Sdf(a), pose_a, ShapeRef::Sdf(b), pose_b, opts)
+}
+
+/// The distance between the shapes with witness points (zero when they intersect).
+pub fn distance<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Distance<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    distance_with(ShapeRef::Sdf(a), pose_a, ShapeRef::Sdf(b), pose_b, opts)
+}
+
+/// Every contact region of the shapes inflated by the margin, one [`Manifold`] each.
+pub fn contacts<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Contacts<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    contacts_with(ShapeRef::Sdf(a), pose_a, ShapeRef::Sdf(b), pose_b, opts)
+}
+
+/// [`intersects`] for any [`ShapeRef`] (fields or mesh samples).
+pub fn intersects_with<const D: usize>(
+    a: ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Intersection, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    run(a, pose_a, b, pose_b, opts, |q, ctx| q.intersects(ctx)).map(|(intersecting, stats)| {
+        Intersection {
+            intersecting,
+            stats,
+        }
+    })
+}
+
+/// [`penetration`] for any [`ShapeRef`].
+pub fn penetration_with<const D: usize>(
+    a: ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Penetration<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    run(a, pose_a, b, pose_b, opts, |q, ctx| q.penetration(ctx))
+        .map(|(deepest, stats)| Penetration { deepest, stats })
+}
+
+/// [`distance`] for any [`ShapeRef`].
+pub fn distance_with<const D: usize>(
+    a: ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Distance<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    run(a, pose_a, b, pose_b, opts, |q, ctx| q.distance(ctx)).map(
+        |((distance, point_a, point_b), stats)| Distance {
+            distance,
+            point_a,
+            point_b,
+            stats,
+        },
+    )
+}
+
+/// [`contacts`] for any [`ShapeRef`].
+pub fn contacts_with<const D: usize>(
+    a: ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Contacts<D>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    run(a, pose_a, b, pose_b, opts, |q, ctx| q.contacts(ctx))
+        .map(|(manifolds, stats)| Contacts { manifolds, stats })
+}
+
+/// Validates the inputs, resolves the options, dispatches, runs `f`, returns its answer and stats.
+fn run<'a, const D: usize, T>(
+    a: ShapeRef<'a, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'a, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+    f: impl FnOnce(&dyn PairQuery<D>, &mut Ctx) -> T,
+) -> Result<(T, QueryStats), NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    check_pose("pose_a", pose_a)?;
+    check_pose("pose_b", pose_b)?;
+    opts.validate()?;
+    let size_a = shape_size("a", &a)?;
+    let size_b = shape_size("b", &b)?;
+    let size = match (size_a, size_b) {
+        (Some(x), Some(y)) => x.min(y),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => 1.0,
+    };
+    let query = dispatch::pair(a, pose_a, b, pose_b)?;
+    let mut ctx = Ctx::new(opts.resolve(size));
+    let answer = f(query.as_ref(), &mut ctx);
+    Ok((answer, ctx.stats()))
+}
+
+fn check_pose<const D: usize>(field: &'static str, pose: &Pose<D>) -> Result<(), NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    let r = Space::<D>::rotation_matrix(&pose.rotation);
+    let finite = pose
+        .translation
+        .vector
+        .iter()
+        .chain(r.iter())
+        .all(|x| x.is_finite());
+    if finite {
+        Ok(())
+    } else {
+        Err(NarrowphaseError::NonFinitePose { field })
+    }
+}
+
+/// The bounding radius of a shape (`None` for a half-space, which has no size), after checking
+/// its bounds and Lipschitz constant.
+fn shape_size<const D: usize>(
+    field: &'static str,
+    s: &ShapeRef<'_, D>,
+) -> Result<Option<Real>, NarrowphaseError> {
+    let invalid = |reason: String| NarrowphaseError::InvalidShape { field, reason };
+    match s {
+        ShapeRef::Points(m) => Ok(Some(m.bounds().radius().max(m.spacing()))),
+        ShapeRef::Sdf(f) => {
+            let l = f.lipschitz();
+            if !(l.is_finite() && l > 0.0) {
+                return Err(invalid(format!(
+                    "lipschitz must be finite and positive, got {l}"
+                )));
+            }
+            let b = f.bounds();
+            if !b.is_valid() {
+                return Err(invalid(format!(
+                    "bounds must be finite and non-empty, got {b:?}"
+                )));
+            }
+            match f.kind() {
+                ShapeKind::HalfSpace { .. } => Ok(None),
+                _ => Ok(Some(b.radius().max(Real::MIN_POSITIVE))),
+            }
+        }
+    }
+}

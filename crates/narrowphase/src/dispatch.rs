@@ -1,0 +1,246 @@
+//! Which code answers which pair of shapes: one table over shape kinds, filled in one place.
+//!
+//! Every pair module answers its natural order (the special shape first: ball, capsule,
+//! half-space, mesh samples). The table says, for each ordered pair of kinds, which module
+//! answers and whether the inputs must be swapped; a swapped pair is answered by
+//! [`Flipped`], which swaps the points and negates the normals back. Pairs with no sensible
+//! answer (two half-spaces, two meshes of samples) are `Unsupported`, a typed error.
+
+use fathom_math::{Dim, Pose, Real, Space};
+use fathom_sdf::{Sdf, ShapeKind};
+
+use crate::mesh_points::MeshPoints;
+use crate::pairs::ball_sdf::BallSdf;
+use crate::pairs::capsule_sdf::CapsuleSdf;
+use crate::pairs::halfspace_sdf::HalfSpaceSdf;
+use crate::pairs::mesh_sdf::MeshSdf;
+use crate::pairs::sdf_sdf::SdfSdf;
+use crate::pairs::{Flipped, PairQuery};
+use crate::NarrowphaseError;
+
+/// A shape as the narrowphase takes it: any field, or a mesh's point samples.
+#[derive(Clone, Copy)]
+pub enum ShapeRef<'a, const D: usize> {
+    /// A signed distance field (its `kind()` picks a closed form where one exists).
+    Sdf(&'a dyn Sdf<D>),
+    /// Point samples of a mesh.
+    Points(&'a MeshPoints<D>),
+}
+
+impl<const D: usize> std::fmt::Debug for ShapeRef<'_, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShapeRef::Sdf(s) => write!(f, "Sdf({:?})", KindTag::of_kind(&s.kind())),
+            ShapeRef::Points(m) => write!(f, "Points({} samples)", m.len()),
+        }
+    }
+}
+
+/// The kinds the dispatch table distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KindTag {
+    /// [`ShapeKind::Ball`].
+    Ball,
+    /// [`ShapeKind::Capsule`].
+    Capsule,
+    /// [`ShapeKind::HalfSpace`].
+    HalfSpace,
+    /// Any other field.
+    General,
+    /// [`MeshPoints`].
+    MeshPoints,
+}
+
+impl KindTag {
+    /// All kinds, in table order.
+    pub const ALL: [KindTag; 5] = [
+        KindTag::Ball,
+        KindTag::Capsule,
+        KindTag::HalfSpace,
+        KindTag::General,
+        KindTag::MeshPoints,
+    ];
+
+    fn of_kind<const D: usize>(k: &ShapeKind<D>) -> Self {
+        match k {
+            ShapeKind::Ball { .. } => KindTag::Ball,
+            ShapeKind::Capsule { .. } => KindTag::Capsule,
+            ShapeKind::HalfSpace { .. } => KindTag::HalfSpace,
+            ShapeKind::General => KindTag::General,
+        }
+    }
+
+    /// The kind of a shape.
+    pub fn of<const D: usize>(s: &ShapeRef<'_, D>) -> Self {
+        match s {
+            ShapeRef::Sdf(f) => Self::of_kind(&f.kind()),
+            ShapeRef::Points(_) => KindTag::MeshPoints,
+        }
+    }
+}
+
+/// The module answering a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Route {
+    BallSdf,
+    CapsuleSdf,
+    HalfSpaceSdf,
+    SdfSdf,
+    MeshSdf,
+    Unsupported,
+}
+
+use Route as R;
+
+/// `TABLE[a][b]`: the module for A of kind `a` against B of kind `b`, and whether A and B are
+/// swapped to reach its natural order. Balls win over everything (one evaluation), then
+/// capsules (a 1D search), then half-spaces (one field); mesh samples go against any field.
+const TABLE: [[(Route, bool); 5]; 5] = [
+    // B:  Ball               Capsule            HalfSpace          General            MeshPoints
+    [
+        (R::BallSdf, false),
+        (R::BallSdf, false),
+        (R::BallSdf, false),
+        (R::BallSdf, false),
+        (R::MeshSdf, true),
+    ],
+    [
+        (R::BallSdf, true),
+        (R::CapsuleSdf, false),
+        (R::CapsuleSdf, false),
+        (R::CapsuleSdf, false),
+        (R::MeshSdf, true),
+    ],
+    [
+        (R::BallSdf, true),
+        (R::CapsuleSdf, true),
+        (R::Unsupported, false),
+        (R::HalfSpaceSdf, false),
+        (R::MeshSdf, true),
+    ],
+    [
+        (R::BallSdf, true),
+        (R::CapsuleSdf, true),
+        (R::HalfSpaceSdf, true),
+        (R::SdfSdf, false),
+        (R::MeshSdf, true),
+    ],
+    [
+        (R::MeshSdf, false),
+        (R::MeshSdf, false),
+        (R::MeshSdf, false),
+        (R::MeshSdf, false),
+        (R::Unsupported, false),
+    ],
+];
+
+fn index(k: KindTag) -> usize {
+    KindTag::ALL.iter().position(|x| *x == k).unwrap_or(3)
+}
+
+/// The table's entry for a pair of kinds.
+pub(crate) fn route(a: KindTag, b: KindTag) -> (Route, bool) {
+    TABLE[index(a)][index(b)]
+}
+
+/// Volume of a shape's local bounds (to search two general fields in the smaller one's frame).
+fn volume<const D: usize>(s: &dyn Sdf<D>) -> Real {
+    s.bounds().volume()
+}
+
+/// The pair query for shapes `a` and `b` at their poses.
+pub(crate) fn pair<'a, const D: usize>(
+    a: ShapeRef<'a, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'a, D>,
+    pose_b: &Pose<D>,
+) -> Result<Box<dyn PairQuery<D> + 'a>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    let (ka, kb) = (KindTag::of(&a), KindTag::of(&b));
+    let (route, mut flip) = route(ka, kb);
+    if route == Route::SdfSdf {
+        if let (ShapeRef::Sdf(sa), ShapeRef::Sdf(sb)) = (&a, &b) {
+            // Search in the smaller shape's frame: its own bounds are the tighter half of the root.
+            flip = volume(*sb) < volume(*sa);
+        }
+    }
+    let (first, pose_first, second, pose_second) = if flip {
+        (b, *pose_b, a, *pose_a)
+    } else {
+        (a, *pose_a, b, *pose_b)
+    };
+    let unsupported = NarrowphaseError::Unsupported { a: ka, b: kb };
+    let query: Box<dyn PairQuery<D> + 'a> = match (route, first, second) {
+        (Route::BallSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => match s1.kind() {
+            ShapeKind::Ball { radius } => boxed(
+                BallSdf {
+                    radius,
+                    pose_ball: pose_first,
+                    sdf: s2,
+                    pose_sdf: pose_second,
+                },
+                flip,
+            ),
+            _ => return Err(unsupported),
+        },
+        (Route::CapsuleSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => match s1.kind() {
+            ShapeKind::Capsule {
+                half_height,
+                radius,
+            } => boxed(
+                CapsuleSdf {
+                    half_height,
+                    radius,
+                    pose_capsule: pose_first,
+                    sdf: s2,
+                    pose_sdf: pose_second,
+                },
+                flip,
+            ),
+            _ => return Err(unsupported),
+        },
+        (Route::HalfSpaceSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => match s1.kind() {
+            ShapeKind::HalfSpace { normal, offset } => boxed(
+                HalfSpaceSdf {
+                    normal,
+                    offset,
+                    pose_plane: pose_first,
+                    sdf: s2,
+                    pose_sdf: pose_second,
+                },
+                flip,
+            ),
+            _ => return Err(unsupported),
+        },
+        (Route::SdfSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => boxed(
+            SdfSdf {
+                a: s1,
+                pose_a: pose_first,
+                b: s2,
+                pose_b: pose_second,
+            },
+            flip,
+        ),
+        (Route::MeshSdf, ShapeRef::Points(m), ShapeRef::Sdf(s2)) => boxed(
+            MeshSdf {
+                mesh: m,
+                pose_mesh: pose_first,
+                sdf: s2,
+                pose_sdf: pose_second,
+            },
+            flip,
+        ),
+        _ => return Err(unsupported),
+    };
+    Ok(query)
+}
+
+fn boxed<'a, const D: usize, P: PairQuery<D> + 'a>(p: P, flip: bool) -> Box<dyn PairQuery<D> + 'a> {
+    if flip {
+        Box::new(Flipped(p))
+    } else {
+        Box::new(p)
+    }
+}

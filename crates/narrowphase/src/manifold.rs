@@ -1,0 +1,308 @@
+//! From the points a region's searches found to a manifold a solver can stack on.
+//!
+//! A region contributes candidates: its deepest point and its extremes along tangent
+//! directions (two in 2D, four in 3D, at a fixed generic angle to the tangent basis so that
+//! they land on a flat contact's corners rather than along its edges). Each candidate is
+//! projected onto both surfaces, its depth is its signed separation along the normal, and its
+//! key is the direction it extremises (0 for the deepest), which together with the region's
+//! index makes an id that survives small slides. Near-duplicates are merged, points beyond the
+//! margin dropped, and if too many remain the area-maximising reduction keeps the deepest and
+//! the set spanning the largest area.
+
+use fathom_math::{Dim, Pose, Real, Space, Vector};
+
+use crate::field::Field;
+use crate::types::{ContactPoint, Manifold};
+
+/// Angle of the first extreme direction from the first tangent (radians): generic, so that
+/// neither the tangent axes nor their diagonals (where boxes have edges) are hit.
+const DIRECTION_ANGLE: Real = 0.35;
+/// Ids per region: key 0 is the deepest point, 1..=4 the tangent extremes.
+pub(crate) const IDS_PER_REGION: u32 = 8;
+
+/// A contact point in the search frame before it becomes a [`ContactPoint`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Candidate<const D: usize> {
+    pub point_a: Vector<D>,
+    pub point_b: Vector<D>,
+    pub depth: Real,
+    pub key: u32,
+}
+
+impl<const D: usize> Candidate<D> {
+    fn location(&self) -> Vector<D> {
+        (self.point_a + self.point_b) * 0.5
+    }
+}
+
+/// The tangent directions whose extremes span a region (search frame), for unit normal `n`.
+pub(crate) fn tangent_directions<const D: usize>(n: &Vector<D>) -> Vec<Vector<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let [t1, t2] = Space::<D>::tangents(n);
+    if D == 2 {
+        return vec![t1, -t1];
+    }
+    (0..4)
+        .map(|k| {
+            let a = DIRECTION_ANGLE + k as Real * std::f32::consts::FRAC_PI_2;
+            t1 * a.cos() + t2 * a.sin()
+        })
+        .collect()
+}
+
+/// Projects a point `q` of a region onto both surfaces. The shape whose surface faces the
+/// normal less (the one that bounds the region sideways, at a corner or a rim) gives the anchor
+/// point by its own gradient; the other point lies along the normal from it at the separation
+/// the other field measures there.
+pub(crate) fn project<const D: usize>(
+    a: &dyn Field<D>,
+    b: &dyn Field<D>,
+    q: &Vector<D>,
+    values: [Real; 2],
+    n: &Vector<D>,
+    key: u32,
+) -> Candidate<D> {
+    let (ga, gb) = (a.gradient(q), b.gradient(q));
+    if -gb.dot(n) <= ga.dot(n) {
+        let pb = q - gb * values[1];
+        let depth = a.value(&pb);
+        Candidate {
+            point_a: pb - n * depth,
+            point_b: pb,
+            depth,
+            key,
+        }
+    } else {
+        let pa = q - ga * values[0];
+        let depth = b.value(&pa);
+        Candidate {
+            point_a: pa,
+            point_b: pa + n * depth,
+            depth,
+            key,
+        }
+    }
+}
+
+/// Merges candidates closer than `merge` (keeping the first), drops those separated by more
+/// than `margin`, drops the deepest point (key `deep_key`) when an extreme is as deep within `tol`, and
+/// reduces to `max_points` by keeping the deepest and maximising the spanned area.
+pub(crate) fn reduce<const D: usize>(
+    candidates: &[Candidate<D>],
+    n: &Vector<D>,
+    margin: Real,
+    merge: Real,
+    tol: Real,
+    deep_key: Option<u32>,
+) -> Vec<Candidate<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let max_points = if D == 2 { 2 } else { 4 };
+    let is_deep = |c: &Candidate<D>| deep_key == Some(c.key);
+    let deepest_extreme = candidates
+        .iter()
+        .filter(|c| !is_deep(c))
+        .map(|c| c.depth)
+        .fold(Real::INFINITY, Real::min);
+    let mut kept: Vec<Candidate<D>> = Vec::new();
+    for c in candidates {
+        let finite = c.depth.is_finite()
+            && c.point_a
+                .iter()
+                .chain(c.point_b.iter())
+                .all(|x| x.is_finite());
+        if !finite || c.depth > margin {
+            continue;
+        }
+        if is_deep(c) && c.depth >= deepest_extreme - tol {
+            continue;
+        }
+        if kept
+            .iter()
+            .any(|k| (k.location() - c.location()).norm() < merge)
+        {
+            continue;
+        }
+        kept.push(*c);
+    }
+    if kept.len() <= max_points {
+        return kept;
+    }
+    area_maximising(&kept, n, max_points)
+}
+
+/// The area-maximising reduction: the deepest candidate, the one farthest from it, then
+/// (3D) the one spanning the largest triangle with those two, then the one making the largest
+/// hull with those three. Ties keep the earliest candidate, so the choice is deterministic.
+fn area_maximising<const D: usize>(
+    c: &[Candidate<D>],
+    n: &Vector<D>,
+    max_points: usize,
+) -> Vec<Candidate<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let [t1, t2] = Space::<D>::tangents(n);
+    let plane: Vec<[Real; 2]> = c
+        .iter()
+        .map(|k| {
+            let p = k.location();
+            [t1.dot(&p), if D == 2 { 0.0 } else { t2.dot(&p) }]
+        })
+        .collect();
+    let mut chosen = vec![(0..c.len()).fold(0, |b, i| if c[i].depth < c[b].depth { i } else { b })];
+    while chosen.len() < max_points.min(c.len()) {
+        let mut best: Option<(Real, usize)> = None;
+        for i in (0..c.len()).filter(|i| !chosen.contains(i)) {
+            let mut pts: Vec<[Real; 2]> = chosen.iter().map(|&j| plane[j]).collect();
+            pts.push(plane[i]);
+            let size = match pts.len() {
+                2 => ((pts[0][0] - pts[1][0]).powi(2) + (pts[0][1] - pts[1][1]).powi(2)).sqrt(),
+                _ => hull_area(&pts),
+            };
+            if best.is_none_or(|(s, _)| size > s) {
+                best = Some((size, i));
+            }
+        }
+        match best {
+            Some((_, i)) => chosen.push(i),
+            None => break,
+        }
+    }
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| c[i]).collect()
+}
+
+/// Area of the convex hull of a few planar points (monotone chain, then the shoelace formula).
+fn hull_area(points: &[[Real; 2]]) -> Real {
+    let mut p = points.to_vec();
+    p.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+    let cross = |o: [Real; 2], a: [Real; 2], b: [Real; 2]| {
+        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    };
+    let mut hull: Vec<[Real; 2]> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &[Real; 2]>> = if pass == 0 {
+            Box::new(p.iter())
+        } else {
+            Box::new(p.iter().rev())
+        };
+        for &q in iter {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], q) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(q);
+        }
+        hull.pop();
+    }
+    let mut area = 0.0;
+    for i in 0..hull.len() {
+        let (a, b) = (hull[i], hull[(i + 1) % hull.len()]);
+        area += a[0] * b[1] - a[1] * b[0];
+    }
+    0.5 * area.abs()
+}
+
+/// The manifold in the world frame (ids are `id_base + key`) (`frame` maps the search frame to world).
+pub(crate) fn to_world<const D: usize>(
+    candidates: &[Candidate<D>],
+    n: &Vector<D>,
+    id_base: u32,
+    frame: &Pose<D>,
+) -> Manifold<D>
+where
+    Space<D>: Dim<D>,
+{
+    let to_world = |p: &Vector<D>| frame.transform_point(&nalgebra::Point::from(*p)).coords;
+    let points = candidates
+        .iter()
+        .map(|c| ContactPoint {
+            point_a: to_world(&c.point_a),
+            point_b: to_world(&c.point_b),
+            depth: c.depth,
+            id: id_base + c.key,
+        })
+        .collect();
+    Manifold {
+        normal: frame.transform_vector(n),
+        points,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fathom_math::Vector3;
+
+    fn cand(x: Real, z: Real, depth: Real, key: u32) -> Candidate<3> {
+        let p = Vector3::new(x, 0.0, z);
+        Candidate {
+            point_a: p,
+            point_b: p,
+            depth,
+            key,
+        }
+    }
+
+    #[test]
+    fn hull_area_of_unit_square_with_interior_point() {
+        let pts = [[0.0, 0.0], [1.0, 0.0], [0.5, 0.5], [1.0, 1.0], [0.0, 1.0]];
+        assert!((hull_area(&pts) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn reduction_keeps_deepest_and_largest_quad() {
+        // Five candidates: a deep point at the centre and four corners; the deepest must stay,
+        // and three corners spanning the largest area (a triangle of half the square) join it.
+        let n = Vector3::y();
+        let c = [
+            cand(0.0, 0.0, -0.5, 0),
+            cand(1.0, 1.0, -0.1, 1),
+            cand(-1.0, 1.0, -0.1, 2),
+            cand(-1.0, -1.0, -0.1, 3),
+            cand(1.0, -1.0, -0.1, 4),
+        ];
+        let r = reduce(&c, &n, 0.1, 0.01, 0.01, Some(0));
+        assert_eq!(r.len(), 4);
+        assert!(r.iter().any(|k| k.key == 0));
+    }
+
+    #[test]
+    fn flat_deepest_point_gives_way_to_the_corners() {
+        // The deepest point is no deeper than the corners: the four corners are the manifold.
+        let n = Vector3::y();
+        let c = [
+            cand(0.0, 0.0, -0.1, 0),
+            cand(1.0, 1.0, -0.1, 1),
+            cand(-1.0, 1.0, -0.1, 2),
+            cand(-1.0, -1.0, -0.1, 3),
+            cand(1.0, -1.0, -0.1, 4),
+        ];
+        let r = reduce(&c, &n, 0.1, 0.01, 0.01, Some(0));
+        assert_eq!(
+            r.iter().map(|k| k.key).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
+    }
+
+    #[test]
+    fn candidates_beyond_the_margin_are_dropped() {
+        let n = Vector3::y();
+        let r = reduce(
+            &[cand(0.0, 0.0, 0.5, 1), cand(1.0, 0.0, 0.05, 2)],
+            &n,
+            0.1,
+            0.01,
+            0.01,
+            Some(0),
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].key, 2);
+    }
+}

@@ -1,0 +1,79 @@
+//! A ball (or a point: radius zero) against any field: one evaluation.
+//!
+//! In the field's frame the ball's centre `c` is at signed distance `d(c)` from the surface,
+//! so the balls are separated by `d(c) - r` along the field's gradient there. This is exact for
+//! exact fields, and for bounds it is what the field knows. Both the ball and a half-space are
+//! fields too, so ball-ball and ball-plane need nothing else.
+
+use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_sdf::Sdf;
+
+use super::{world_point, Closest, Ctx, PairQuery};
+use crate::field::{Field, PosedSdf};
+use crate::types::{ContactPoint, Deepest, Manifold};
+
+/// A ball of `radius` at `pose_ball` (A) against the field `sdf` at `pose_sdf` (B).
+pub(crate) struct BallSdf<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub radius: Real,
+    pub pose_ball: Pose<D>,
+    pub sdf: &'a dyn Sdf<D>,
+    pub pose_sdf: Pose<D>,
+}
+
+impl<const D: usize> BallSdf<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The closest features, world frame.
+    fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
+        let field = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
+        let c = (self.pose_sdf.inverse() * self.pose_ball)
+            .translation
+            .vector;
+        ctx.budget.cells += 1;
+        let d = field.value(&c);
+        let g = field.gradient(&c);
+        let d = if d.is_finite() { d } else { Real::MAX };
+        let n = -g;
+        Closest {
+            separation: d - self.radius,
+            normal: self.pose_sdf.transform_vector(&n),
+            point_a: world_point(&self.pose_sdf, &(c - g * self.radius)),
+            point_b: world_point(&self.pose_sdf, &(c - g * d)),
+        }
+    }
+}
+
+impl<const D: usize> PairQuery<D> for BallSdf<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    fn intersects(&self, ctx: &mut Ctx) -> bool {
+        self.closest(ctx).separation <= 0.0
+    }
+    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
+        self.closest(ctx).penetration()
+    }
+    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
+        self.closest(ctx).distance()
+    }
+    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+        let c = self.closest(ctx);
+        if c.separation > ctx.settings.margin {
+            return Vec::new();
+        }
+        let point = ContactPoint {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            depth: c.separation,
+            id: 0,
+        };
+        vec![Manifold {
+            normal: c.normal,
+            points: vec![point],
+        }]
+    }
+}

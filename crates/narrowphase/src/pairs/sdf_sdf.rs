@@ -1,0 +1,231 @@
+//! Two general fields: the full bound-split search, in A's local frame.
+//!
+//! The root cell is A's bounds intersected with B's bounds brought into A's frame (the
+//! dispatcher puts the smaller shape first, so the root is tight around it). The queries:
+//!
+//! - intersects: breadth-first on `max(dA, dB)`, out on the first centre inside both;
+//! - penetration: greedy on `dA + dB` over points inside both (the seed's deepest point), then
+//!   the normal from the gradients there (see [`crate::normal`]) and the depth along it;
+//! - distance: best-first on `max(dA, dB)` over the union of the bounds: its minimiser is the
+//!   midpoint of the closest segment (unique, so the search is logarithmic), and the witnesses
+//!   are that point projected onto each surface;
+//! - contacts: the inflated overlap covered by coarse cells, split into connected regions, and
+//!   per region a deepest point (normal), extremes along tangent directions, and a manifold.
+
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
+use fathom_sdf::Sdf;
+
+use super::{world_point, Ctx, PairQuery};
+use crate::field::{Counter, Field, PosedSdf};
+use crate::manifold::{project, reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
+use crate::normal::{along_normal, normal_at};
+use crate::objectives::{generic_direction, Extreme, MaxOf, Sum, Tilted};
+use crate::regions::components;
+use crate::search::{cover, minimise, Budget, Cell, Order, Params, Problem};
+use crate::types::{Deepest, Manifold};
+
+/// Weight of `dA + dB` in the extreme objectives (ties of a flat rim go to the interface).
+const EXTREME_LAMBDA: Real = 0.25;
+
+/// Slope of the tie-break of the distance objective (see [`Tilted`]). It keeps the search
+/// logarithmic on parallel faces; the small bias it gives curved minima is then removed by
+/// alternating projections (closest point on A of the point on B, and back), which converge
+/// to the closest pair of convex patches and leave parallel faces where they are.
+const DISTANCE_TILT: Real = 0.2;
+/// Alternating projections that polish the tilted minimiser into the closest pair.
+const POLISH_STEPS: usize = 8;
+
+/// Two general fields, searched in A's frame.
+pub(crate) struct SdfSdf<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub a: &'a dyn Sdf<D>,
+    pub pose_a: Pose<D>,
+    pub b: &'a dyn Sdf<D>,
+    pub pose_b: Pose<D>,
+}
+
+impl<'a, const D: usize> SdfSdf<'a, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Both fields in A's frame.
+    fn fields<'c>(&self, counter: &'c Counter) -> (PosedSdf<'c, D>, PosedSdf<'c, D>)
+    where
+        'a: 'c,
+    {
+        let to_b = self.pose_b.inverse() * self.pose_a;
+        (
+            PosedSdf::new(self.a, Pose::<D>::identity(), counter),
+            PosedSdf::new(self.b, to_b, counter),
+        )
+    }
+
+    /// Evaluates the root cell of `problem` (taking it from the budget).
+    fn root(
+        problem: &Problem<'_, D>,
+        bounds: Option<Aabb<D>>,
+        budget: &mut Budget,
+    ) -> Option<Cell<D>> {
+        let bounds = bounds?;
+        if !budget.take() {
+            return None;
+        }
+        problem.evaluate(bounds, 0)
+    }
+}
+
+impl<const D: usize> SdfSdf<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A point inside both shapes (search frame), breadth-first with an early out.
+    fn common_point(&self, ctx: &mut Ctx) -> Option<Vector<D>> {
+        let (fa, fb) = self.fields(&ctx.counter);
+        let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
+        let mut params = Params::new(Order::BreadthFirst, ctx.settings.leaf_radius, 0.0);
+        params.stop_at = Some(0.0);
+        params.cutoff = 0.0;
+        let budget = &mut ctx.budget;
+        let root = Self::root(&problem, fa.bounds().intersection(&fb.bounds()), budget)?;
+        minimise(&problem, &MaxOf, &params, &[root], budget).map(|f| f.point)
+    }
+}
+
+impl<const D: usize> PairQuery<D> for SdfSdf<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    fn intersects(&self, ctx: &mut Ctx) -> bool {
+        self.common_point(ctx).is_some()
+    }
+
+    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
+        let (fa, fb) = self.fields(&ctx.counter);
+        let s = ctx.settings;
+        let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
+        let mut params = Params::new(Order::Greedy, s.leaf_radius, s.tol);
+        params.cap = ctx.descent_cap(D);
+        let budget = &mut ctx.budget;
+        let root = Self::root(&problem, fa.bounds().intersection(&fb.bounds()), budget)?;
+        let best = minimise(&problem, &Sum, &params, &[root], budget)?;
+        let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
+        let reach = 2.0 * s.size + s.margin;
+        let (pa, pb, sep) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)
+            .unwrap_or((p, p, best.value.min(0.0)));
+        Some(Deepest {
+            depth: (-sep).max(0.0),
+            normal: self.pose_a.transform_vector(&n),
+            point_a: world_point(&self.pose_a, &pa),
+            point_b: world_point(&self.pose_a, &pb),
+        })
+    }
+
+    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
+        if let Some(p) = self.common_point(ctx) {
+            let w = world_point(&self.pose_a, &p);
+            return (0.0, w, w);
+        }
+        let (fa, fb) = self.fields(&ctx.counter);
+        let s = ctx.settings;
+        let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], Real::INFINITY);
+        let params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+        let budget = &mut ctx.budget;
+        let root = Self::root(&problem, Some(fa.bounds().merge(&fb.bounds())), budget);
+        let objective = Tilted {
+            inner: MaxOf,
+            dir: generic_direction(),
+            eps: DISTANCE_TILT,
+        };
+        let best = root.and_then(|r| minimise(&problem, &objective, &params, &[r], budget));
+        let Some(best) = best else {
+            return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
+        };
+        let p = best.point;
+        if best.values[0].max(best.values[1]) <= 0.0 {
+            let w = world_point(&self.pose_a, &p);
+            return (0.0, w, w);
+        }
+        let mut pa = p - fa.gradient(&p) * best.values[0];
+        let mut pb = p - fb.gradient(&p) * best.values[1];
+        for _ in 0..POLISH_STEPS {
+            let qa = pb - fa.gradient(&pb) * fa.value(&pb);
+            let qb = qa - fb.gradient(&qa) * fb.value(&qa);
+            if (qb - qa).norm() >= (pb - pa).norm() {
+                break;
+            }
+            (pa, pb) = (qa, qb);
+        }
+        let d = (pb - pa).norm().min(best.values[0] + best.values[1]);
+        (
+            d,
+            world_point(&self.pose_a, &pa),
+            world_point(&self.pose_a, &pb),
+        )
+    }
+
+    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+        let (fa, fb) = self.fields(&ctx.counter);
+        let s = ctx.settings;
+        let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], s.margin);
+        let Some(root) = fa
+            .bounds()
+            .loosened(s.margin)
+            .intersection(&fb.bounds().loosened(s.margin))
+        else {
+            return Vec::new();
+        };
+        let cap = ctx.descent_cap(D);
+        let budget = &mut ctx.budget;
+        let cells = cover(&problem, root, s.coarse_radius, budget);
+        let mut out = Vec::new();
+        for (region, cells) in components(&cells).into_iter().enumerate() {
+            let mut deep = Params::new(Order::Greedy, s.leaf_radius, s.tol);
+            deep.cap = cap;
+            let Some(best) = minimise(&problem, &Sum, &deep, &cells, budget) else {
+                continue;
+            };
+            let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
+            let mut cands: Vec<Candidate<D>> = Vec::new();
+            let reach = 4.0 * s.margin + 4.0 * s.leaf_radius - best.value.min(0.0);
+            if let Some((pa, pb, sep)) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)
+            {
+                cands.push(Candidate {
+                    point_a: pa,
+                    point_b: pb,
+                    depth: sep,
+                    key: 0,
+                });
+            }
+            let params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+            for (k, u) in tangent_directions(&n).into_iter().enumerate() {
+                let ext = Extreme {
+                    dir: u,
+                    lambda: EXTREME_LAMBDA,
+                    fields: 2,
+                };
+                if let Some(e) = minimise(&problem, &ext, &params, &cells, budget) {
+                    cands.push(project(&fa, &fb, &e.point, e.values, &n, k as u32 + 1));
+                }
+            }
+            let kept = reduce(
+                &cands,
+                &n,
+                s.margin,
+                2.0 * s.leaf_radius,
+                s.leaf_radius,
+                Some(0),
+            );
+            if !kept.is_empty() {
+                out.push(to_world(
+                    &kept,
+                    &n,
+                    region as u32 * IDS_PER_REGION,
+                    &self.pose_a,
+                ));
+            }
+        }
+        out
+    }
+}

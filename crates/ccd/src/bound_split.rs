@@ -13,6 +13,10 @@
 //!   `epsilon / 2` once `upper >= epsilon`);
 //! - the evaluation budget is spent: the caller gets whatever lower bound it has.
 //!
+//! The search may be restricted to a domain inside the box (time of impact
+//! searches only the solid of one shape): cells that provably hold no point
+//! of the domain are dropped, and only centres inside it count as samples.
+//!
 //! The returned `lower` is always a true lower bound of the minimum over the box.
 
 use crate::error::Result;
@@ -71,51 +75,77 @@ pub(crate) struct Minimum<const K: usize> {
     pub evals: u32,
 }
 
-/// Minimises `f`, `lipschitz`-Lipschitz over `root`, as described in the module docs.
+/// The value of the searched function at a cell's centre.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Eval {
+    /// No point of the cell belongs to the domain: drop it.
+    Outside,
+    /// The function's value at the centre, and whether the centre itself is in the
+    /// domain (only such values count as samples of the minimum).
+    Value(Real, bool),
+}
+
+/// Minimises `f`, `lipschitz`-Lipschitz over the part of `root` that `f` calls the
+/// domain (see [`Eval`]), as described in the module docs. `f` gets a cell's centre
+/// and half diagonal.
 pub(crate) fn minimise<const K: usize>(
     root: &Aabb<K>,
     lipschitz: Real,
     stop: &Stop,
     heap: &mut Scratch<K>,
-    mut f: impl FnMut(&Vector<K>) -> Result<Real>,
+    mut f: impl FnMut(&Vector<K>, Real) -> Result<Eval>,
 ) -> Result<Minimum<K>> {
     heap.clear();
-    let c = root.center();
-    let v = f(&c)?;
     let mut best = Minimum {
-        lower: v,
-        upper: v,
-        argmin: c,
-        evals: 1,
+        lower: Real::INFINITY,
+        upper: Real::INFINITY,
+        argmin: root.center(),
+        evals: 0,
     };
-    heap.push(Node {
-        lower: v - lipschitz * root.radius(),
-        cell: *root,
-    });
-    while let Some(top) = heap.peek() {
-        let tolerance = 0.5 * best.upper.max(stop.epsilon);
-        if best.upper < stop.threshold
-            || top.lower >= best.upper - tolerance
-            || best.evals >= stop.budget
-        {
-            break;
-        }
-        let node = heap.pop().expect("peeked");
-        for half in node.cell.split() {
-            let c = half.center();
-            let v = f(&c)?;
-            best.evals += 1;
-            if v < best.upper {
+    // The lowest value seen even outside the domain: the scale of the gap before any
+    // sample lands in the domain.
+    let mut estimate = Real::INFINITY;
+    let mut visit = |cell: Aabb<K>,
+                     heap: &mut Scratch<K>,
+                     best: &mut Minimum<K>,
+                     estimate: &mut Real|
+     -> Result<()> {
+        let (c, r) = (cell.center(), cell.radius());
+        best.evals += 1;
+        if let Eval::Value(v, inside) = f(&c, r)? {
+            *estimate = estimate.min(v);
+            if inside && v < best.upper {
                 best.upper = v;
                 best.argmin = c;
             }
             heap.push(Node {
-                lower: v - lipschitz * half.radius(),
-                cell: half,
+                lower: v - lipschitz * r,
+                cell,
             });
         }
+        Ok(())
+    };
+    visit(*root, heap, &mut best, &mut estimate)?;
+    while let Some(top) = heap.peek() {
+        let reference = if best.upper.is_finite() {
+            best.upper
+        } else {
+            estimate
+        };
+        let good_enough = top.lower >= reference - 0.5 * reference.max(stop.epsilon)
+            && (best.upper.is_finite() || top.lower > 0.0);
+        if best.upper < stop.threshold || good_enough || best.evals >= stop.budget {
+            break;
+        }
+        let node = heap.pop().expect("peeked");
+        for half in node.cell.split() {
+            visit(half, heap, &mut best, &mut estimate)?;
+        }
     }
-    best.lower = heap.peek().map_or(best.upper, |n| n.lower).min(best.upper);
+    best.lower = heap
+        .peek()
+        .map_or(Real::INFINITY, |n| n.lower)
+        .min(best.upper);
     Ok(best)
 }
 
@@ -134,7 +164,10 @@ mod tests {
             budget: 10_000,
         };
         let mut heap = Scratch::new();
-        let m = minimise(&root, 1.0, &stop, &mut heap, |s| Ok((s[0] - 0.3).abs())).unwrap();
+        let m = minimise(&root, 1.0, &stop, &mut heap, |s, _| {
+            Ok(Eval::Value((s[0] - 0.3).abs(), true))
+        })
+        .unwrap();
         assert!(
             m.lower <= 0.0,
             "lower {} must bound the true minimum 0",
@@ -154,7 +187,10 @@ mod tests {
             epsilon: 1e-6,
             budget: 1_000,
         };
-        let m = minimise(&root, 1.0, &stop, &mut heap, |p| Ok(p.norm())).unwrap();
+        let m = minimise(&root, 1.0, &stop, &mut heap, |p, _| {
+            Ok(Eval::Value(p.norm(), true))
+        })
+        .unwrap();
         assert!(
             m.upper < 0.5 && m.evals == 1,
             "the centre already beats the threshold"
@@ -164,7 +200,12 @@ mod tests {
             epsilon: 1e-9,
             budget: 7,
         };
-        let far = |p: &Vector<2>| Ok((p - Vector::<2>::new(0.77, -0.31)).norm());
+        let far = |p: &Vector<2>, _| {
+            Ok(Eval::Value(
+                (p - Vector::<2>::new(0.77, -0.31)).norm(),
+                true,
+            ))
+        };
         let m = minimise(&root, 1.0, &stop, &mut heap, far).unwrap();
         assert!(
             m.evals <= 8,

@@ -13,7 +13,7 @@
 //! lying flat against a face needs about `2 |a| / epsilon` samples in its
 //! last steps, which [`CastOptions::max_evaluations`] caps (reported as a step cap).
 
-use crate::bound_split::{minimise, Scratch, Stop};
+use crate::bound_split::{minimise, Eval, Scratch, Stop};
 use crate::error::{check_vector, Result};
 use crate::field::Field;
 use crate::march::{march, Probe, Sample};
@@ -63,8 +63,8 @@ impl<const D: usize> Probe<D> for SegmentProbe<D> {
         };
         let (a, r) = (self.half_axis, self.radius);
         let at = |s: &Vector<1>| center + a * s[0];
-        let m = minimise(&root, a.norm(), &stop, &mut self.heap, |s| {
-            Ok(field.value(&at(s))? - r)
+        let m = minimise(&root, a.norm(), &stop, &mut self.heap, |s, _| {
+            Ok(Eval::Value(field.value(&at(s))? - r, true))
         })?;
         Ok(Sample {
             lower: m.lower,

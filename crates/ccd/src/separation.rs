@@ -1,18 +1,24 @@
 //! A conservative separation estimate between two posed fields.
 //!
-//! For any point `x`, `dist(x, A) + dist(x, B) >= dist(A, B)`, with equality
-//! on the segment between the closest points. The normalised fields never
-//! exceed the true distances, so `h(x) = d_A(x)/L_A + d_B(x)/L_B` never exceeds
-//! `dist(x, A) + dist(x, B)`, and its minimum over any region that holds one of
-//! the closest points (the box of either shape does) is a lower bound on
-//! `dist(A, B)`. For exact fields it is the distance itself: points inside `A`
-//! give `dist(x, B) - depth_A(x) >= dist(A, B)`. `h` is 2-Lipschitz, so the
-//! bound-split search of [`crate::bound_split`] minimises it with proven lower
-//! bounds. The search runs in the local frame of the shape with the smaller
-//! box (its box is tight there; the other field is evaluated through the
-//! relative pose). A negative minimum means the shapes overlap.
+//! The distance between shapes A and B is the smallest distance to B of any
+//! point of A. The normalised field `d_B / L_B` never exceeds the distance to
+//! B, so its minimum over A's solid is a lower bound on `dist(A, B)`, and a
+//! negative minimum means a point of A lies inside B (they overlap). The
+//! bound-split search of [`crate::bound_split`] finds it: cells of A's box
+//! are dropped when `d_A / L_A` at the centre exceeds the half diagonal (no
+//! point of A inside), a kept cell is no closer to B than `d_B(c) / L_B - r`,
+//! and only centres inside A count as samples.
+//!
+//! Why not minimise `d_A + d_B` over space (also a lower bound, and exact for
+//! exact fields)? It is constant along the whole line through both closest
+//! points, deep into both interiors, so the search must refine that entire
+//! line to the tolerance; over A's solid, `d_B` grows as soon as the point
+//! moves away from the closest point.
+//!
+//! The search runs in the local frame of the shape with the smaller box
+//! (tight there; the other field is evaluated through the relative pose).
 
-use crate::bound_split::{minimise, Scratch, Stop};
+use crate::bound_split::{minimise, Eval, Scratch, Stop};
 use crate::error::Result;
 use crate::field::Field;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
@@ -22,7 +28,8 @@ use fathom_math::{Dim, Pose, Real, Space, Vector};
 pub(crate) struct Separation<const D: usize> {
     /// The shapes are at least this far apart (negative: they may overlap).
     pub lower: Real,
-    /// The smallest `h` sampled: the shapes are this close as far as the fields tell.
+    /// The closest sample: a point of one shape this far from the other, as far as
+    /// the fields tell (negative: inside it).
     pub upper: Real,
     /// Witness point on A's surface (estimate), world frame.
     pub point_a: Vector<D>,
@@ -30,11 +37,12 @@ pub(crate) struct Separation<const D: usize> {
     pub point_b: Vector<D>,
     /// Unit normal from A towards B, world frame.
     pub normal: Vector<D>,
-    /// Evaluations (of both fields) spent.
+    /// Cells evaluated (each costs one or two field evaluations).
     pub evals: u32,
 }
 
-/// Bounds the separation of `a` at `pose_a` and `b` at `pose_b`.
+/// Bounds the separation of `a` at `pose_a` and `b` at `pose_b`; `None` when either
+/// shape has no solid.
 pub(crate) fn separation<const D: usize>(
     a: &Field<'_, D>,
     pose_a: &Pose<D>,
@@ -50,7 +58,7 @@ where
     if box_a.is_empty() || box_b.is_empty() {
         return Ok(None);
     }
-    // Search in the frame of the smaller box; `s` is that shape, `o` the other.
+    // Search over the solid of the shape with the smaller box (`s`); `o` is the other.
     let a_is_search = box_a.radius() <= box_b.radius();
     let (s, pose_s, o, pose_o, root) = if a_is_search {
         (a, pose_a, b, pose_b, box_a)
@@ -58,10 +66,17 @@ where
         (b, pose_b, a, pose_a, box_b)
     };
     let rel = pose_o.inv_mul(pose_s);
-    let m = minimise(&root, 2.0, stop, heap, |x| {
+    let m = minimise(&root, 1.0, stop, heap, |x, radius| {
+        let in_s = s.value(x)?;
+        if in_s > radius {
+            return Ok(Eval::Outside);
+        }
         let in_o = rel.transform_point(&(*x).into()).coords;
-        Ok(s.value(x)? + o.value(&in_o)?)
+        Ok(Eval::Value(o.value(&in_o)?, in_s <= 0.0))
     })?;
+    if !m.upper.is_finite() && !m.lower.is_finite() {
+        return Ok(None); // no cell can hold a point of the searched shape
+    }
     let x_s = m.argmin;
     let x_o = rel.transform_point(&x_s.into()).coords;
     // Outward normals and nearest surface points of each shape, world frame.

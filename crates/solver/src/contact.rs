@@ -59,7 +59,8 @@ where
     normal_mass: Real,
     /// Effective masses along the tangents, kg.
     tangent_mass: [Real; 2],
-    /// Normal approach speed at step start (negative approaching), m/s, for restitution.
+    /// Normal approach speed (negative approaching), m/s, for restitution: at step start, or
+    /// at the first substep that pushes if the bodies were still closing faster then.
     relative_velocity: Real,
 }
 
@@ -332,6 +333,11 @@ where
                 -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let new_impulse = (p.normal_impulse + delta).max(0.0);
             let applied = new_impulse - p.normal_impulse;
+            if applied > 0.0 && p.max_normal_impulse == 0.0 {
+                // First push of the step: the approach speed right now (gravity of the
+                // earlier substeps included) is the impact speed restitution should reflect.
+                p.relative_velocity = p.relative_velocity.min(vn);
+            }
             p.normal_impulse = new_impulse;
             p.total_normal_impulse += applied;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);

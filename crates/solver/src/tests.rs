@@ -157,8 +157,8 @@ fn rebound_reaches_e_squared_h() {
         let want = e * e * h;
         let got2 = rebound_height::<2>(h, e);
         let got3 = rebound_height::<3>(h, e);
-        // 3%: the impact happens somewhere inside a 1/60 s step, so the approach speed the
-        // restitution pass sees is off by up to g dt (0.16 m/s of 6.3 m/s, ~2.5% of height).
+        // 3%: the impact falls inside a 1/240 s substep, so the approach speed the restitution
+        // pass reflects is short by up to g h (0.04 of 6.3 m/s: 1.3% of the height).
         for got in [got2, got3] {
             assert!(
                 (got - want).abs() < 0.03 * want,

@@ -63,7 +63,7 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
     let mut steps = 0u32;
     let mut t_end = max_dist;
     if opts.clip_to_bounds {
-        match clip(field, probe.reach(), origin, dir, max_dist) {
+        match clip(field, probe.reach(), eps, origin, dir, max_dist) {
             Clip::Outside => return Ok(CastResult::Miss { steps: 0 }),
             Clip::Interval(t0, t1) => {
                 t_end = t1;
@@ -117,9 +117,13 @@ enum Clip {
     Unknown,
 }
 
+/// Where the cast meets the shape's bounds grown by the swept shape's `reach`. It
+/// enters where the grown box begins (the exact seed step), and it is over where the
+/// box grown by `epsilon` more ends (within epsilon of the box is already a hit).
 fn clip<const D: usize>(
     field: &Field<'_, D>,
     reach: Real,
+    eps: Real,
     origin: &Vector<D>,
     dir: &Vector<D>,
     max_dist: Real,
@@ -132,10 +136,14 @@ fn clip<const D: usize>(
     if b.is_empty() {
         return Clip::Outside;
     }
-    match b.loosened(reach).ray_interval(origin, dir, max_dist) {
-        Some((t0, t1)) => Clip::Interval(t0, t1),
-        None => Clip::Outside,
-    }
+    let Some((t0_eps, t1)) = b.loosened(reach + eps).ray_interval(origin, dir, max_dist) else {
+        return Clip::Outside;
+    };
+    let t0 = b
+        .loosened(reach)
+        .ray_interval(origin, dir, max_dist)
+        .map_or(t0_eps, |(t0, _)| t0);
+    Clip::Interval(t0, t1)
 }
 
 /// The surface point nearest a core sample: `q - n * (gap + radius)` (`gap + radius = d(q) / L`).

@@ -10,8 +10,10 @@
 //! along `k`, divided by the cell size. So `|∂_k f| <= m_k(cell)`, the largest
 //! such difference, and `|∇f| <= |m(cell)|`. The field is continuous across
 //! cells, so its Lipschitz constant is at most `max over cells |m(cell)|`,
-//! computed exactly at bake time. For a baked exact field with small cells this
-//! is close to 1 (a global `sqrt(D) * max |Δ| / h` would be `sqrt(D)`).
+//! computed at bake time. Where the source is smooth on the scale of a cell this
+//! is close to the source's own constant; in a cell the source's kink crosses (a
+//! ball's centre, a box's medial planes) the interpolant itself is steeper, up
+//! to `sqrt(D)` times the source's constant, and the bound honestly says so.
 //!
 //! **Outside the grid box** the field is `max(g(c(p)), |p - c(p)| + v_min)`, where
 //! `c` clamps onto the box and `v_min` is the least sample. Both terms are

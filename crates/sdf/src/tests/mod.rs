@@ -1,6 +1,8 @@
 //! Tests across the crate, written once as generic functions and run for D = 2 and D = 3.
 
 mod catalogue;
+mod grids;
 mod oracle;
+mod properties;
 mod roundtrip;
 mod support;

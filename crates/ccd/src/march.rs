@@ -82,7 +82,9 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
         let s = probe.sample(field, &center, threshold, eps, evals_left)?;
         evals_left = evals_left.saturating_sub(s.evals);
         if t == 0.0 && s.upper < 0.0 {
-            return Ok(started_inside(field, probe.radius(), &s));
+            // The first overlapping sample proves the overlap; refine to the deepest.
+            let deepest = probe.sample(field, &center, Real::NEG_INFINITY, eps, evals_left)?;
+            return Ok(started_inside(field, probe.radius(), &deepest));
         }
         if s.upper < eps {
             return Ok(hit(field, probe.radius(), &s, t, max_dist, center, steps));

@@ -133,18 +133,21 @@ where
         }
         for (s, proxy) in self.proxies.iter().enumerate() {
             let Some(proxy) = proxy else { continue };
-            let new = &adjacency[segment(s)];
-            let (added, dropped) = diff_sorted(&proxy.partners, new);
             let pair = |p: u32| {
                 let k = self.proxy(p).key;
                 (proxy.key.min(k), proxy.key.max(k))
             };
-            changes
-                .began
-                .extend(added.into_iter().filter(|&p| p as usize > s).map(pair));
-            changes
-                .ended
-                .extend(dropped.into_iter().filter(|&p| p as usize > s).map(pair));
+            // Each pair once, from its lower slot.
+            let (began, ended) = (&mut changes.began, &mut changes.ended);
+            for_each_diff(&proxy.partners, &adjacency[segment(s)], |p, is_new| {
+                if p as usize > s {
+                    if is_new {
+                        began.push(pair(p))
+                    } else {
+                        ended.push(pair(p))
+                    }
+                }
+            });
         }
         for (s, proxy) in self.proxies.iter_mut().enumerate() {
             if let Some(proxy) = proxy {
@@ -293,15 +296,29 @@ where
 /// Elements only in `new` and only in `old` (both sorted ascending).
 fn diff_sorted(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let (mut added, mut dropped) = (Vec::new(), Vec::new());
+    for_each_diff(old, new, |p, is_new| {
+        if is_new {
+            added.push(p)
+        } else {
+            dropped.push(p)
+        }
+    });
+    (added, dropped)
+}
+
+/// Calls `f(x, true)` for each `x` only in `new`, `f(x, false)` for each only
+/// in `old` (both sorted ascending), in ascending order.
+#[inline]
+fn for_each_diff(old: &[u32], new: &[u32], mut f: impl FnMut(u32, bool)) {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
         match old[i].cmp(&new[j]) {
             std::cmp::Ordering::Less => {
-                dropped.push(old[i]);
+                f(old[i], false);
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                added.push(new[j]);
+                f(new[j], true);
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
@@ -310,13 +327,16 @@ fn diff_sorted(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
             }
         }
     }
-    dropped.extend_from_slice(&old[i..]);
-    added.extend_from_slice(&new[j..]);
-    (added, dropped)
+    old[i..].iter().for_each(|&x| f(x, false));
+    new[j..].iter().for_each(|&x| f(x, true));
 }
 
 /// Sorts pairs ascending (in parallel when long; the order is total, so the result is the same).
 fn sort_pairs(pairs: &mut [(u64, u64)]) {
+    if pairs.is_sorted() {
+        // Common: keys grow with insertion order, and events come out by slot.
+        return;
+    }
     if pairs.len() > 1 << 16 {
         pairs.par_sort_unstable();
     } else {

@@ -10,7 +10,7 @@
 //! parallel; the caller sorts the result, so the output does not depend on
 //! how the work was split.
 
-use crate::tree::{area, overlaps, Node, Tree};
+use crate::tree::{overlaps, Node, Tree};
 
 /// A node of one of the two trees.
 #[derive(Clone, Copy, Debug)]
@@ -64,47 +64,118 @@ impl<const D: usize> Trees<'_, D> {
                 if node.is_leaf() {
                     return;
                 }
-                let (c1, c2) = (node.child1, node.child2);
-                push(Task::Within(c1));
-                push(Task::Within(c2));
-                let (a, b) = (NodeRef { tree: 1, node: c1 }, NodeRef { tree: 1, node: c2 });
-                if overlaps(&self.node(a).aabb, &self.node(b).aabb) {
-                    push(Task::Between(a, b));
+                let (a, b) = (
+                    NodeRef {
+                        tree: 1,
+                        node: node.child1,
+                    },
+                    NodeRef {
+                        tree: 1,
+                        node: node.child2,
+                    },
+                );
+                let (na, nb) = (self.node(a), self.node(b));
+                for (r, n) in [(a, na), (b, nb)] {
+                    if !n.is_leaf() {
+                        push(Task::Within(r.node));
+                    }
                 }
+                self.visit(a, na, b, nb, push, emit);
             }
             Task::Between(a, b) => {
                 let (na, nb) = (self.node(a), self.node(b));
                 match (na.is_leaf(), nb.is_leaf()) {
                     (true, true) => emit(na.child2, nb.child2),
-                    // Descend the bigger box, so both sides shrink at a similar pace.
-                    (false, true) => self.split(a, na, b, nb, push),
-                    (true, false) => self.split(b, nb, a, na, push),
-                    (false, false) if area(&na.aabb) >= area(&nb.aabb) => {
-                        self.split(a, na, b, nb, push)
+                    (false, true) => self.descend(a, na, b, nb, push, emit),
+                    (true, false) => self.descend(b, nb, a, na, push, emit),
+                    (false, false) => {
+                        // Descend both at once: four child pairs per task.
+                        for ca in [na.child1, na.child2] {
+                            let ra = NodeRef {
+                                tree: a.tree,
+                                node: ca,
+                            };
+                            let nca = self.node(ra);
+                            for cb in [nb.child1, nb.child2] {
+                                let rb = NodeRef {
+                                    tree: b.tree,
+                                    node: cb,
+                                };
+                                self.visit(ra, nca, rb, self.node(rb), push, emit);
+                            }
+                        }
                     }
-                    (false, false) => self.split(b, nb, a, na, push),
                 }
             }
         }
     }
 
-    /// Pushes (child of `big`, `other`) for each child of `big` overlapping `other`.
+    /// Pairs `leaf` with every leaf under internal `inner`: a plain descent
+    /// with the leaf's box held fixed (cheaper than one task per node pair).
     #[inline]
-    fn split(
+    fn descend(
         &self,
-        big: NodeRef,
-        nbig: &Node<D>,
-        other: NodeRef,
-        nother: &Node<D>,
-        push: &mut impl FnMut(Task),
+        inner: NodeRef,
+        _ninner: &Node<D>,
+        _leaf: NodeRef,
+        nleaf: &Node<D>,
+        _push: &mut impl FnMut(Task),
+        emit: &mut impl FnMut(u32, u32),
     ) {
-        for c in [nbig.child1, nbig.child2] {
-            let child = NodeRef {
-                tree: big.tree,
-                node: c,
-            };
-            if overlaps(&self.node(child).aabb, &nother.aabb) {
-                push(Task::Between(child, other));
+        let nodes = self.trees[inner.tree as usize].nodes();
+        let (bx, payload) = (nleaf.aabb, nleaf.child2);
+        let mut stack = [0u32; 64];
+        let (mut len, mut cur) = (0usize, inner.node);
+        loop {
+            let n = &nodes[cur as usize];
+            let mut next = None;
+            for c in [n.child1, n.child2] {
+                let nc = &nodes[c as usize];
+                if overlaps(&nc.aabb, &bx) {
+                    if nc.is_leaf() {
+                        emit(nc.child2, payload);
+                    } else if next.is_none() {
+                        next = Some(c);
+                    } else if len < stack.len() {
+                        stack[len] = c;
+                        len += 1;
+                    } else {
+                        // Deeper than 64 pending nodes: finish that branch recursively.
+                        let r = NodeRef {
+                            tree: inner.tree,
+                            node: c,
+                        };
+                        self.descend(r, nc, _leaf, nleaf, _push, emit);
+                    }
+                }
+            }
+            match next {
+                Some(c) => cur = c,
+                None if len > 0 => {
+                    len -= 1;
+                    cur = stack[len];
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// If the boxes overlap: emits a leaf pair at once, or pushes the pair task.
+    #[inline]
+    fn visit(
+        &self,
+        a: NodeRef,
+        na: &Node<D>,
+        b: NodeRef,
+        nb: &Node<D>,
+        push: &mut impl FnMut(Task),
+        emit: &mut impl FnMut(u32, u32),
+    ) {
+        if overlaps(&na.aabb, &nb.aabb) {
+            if na.is_leaf() && nb.is_leaf() {
+                emit(na.child2, nb.child2);
+            } else {
+                push(Task::Between(a, b));
             }
         }
     }

@@ -125,3 +125,14 @@ pub fn convex_first_root(end: Real, g: impl Fn(Real) -> Real) -> (Option<Real>, 
         (Some(bisect(0.0, tm, &g)), gm)
     }
 }
+
+/// The pose that only translates by `v`.
+pub fn translation<const D: usize>(v: Vector<D>) -> Pose<D>
+where
+    Space<D>: Dim<D>,
+{
+    Pose::<D>::from_parts(
+        v.into(),
+        Space::<D>::rotation_from_scaled_axis(&Space::<D>::ang_zero()),
+    )
+}

@@ -1,1 +1,43 @@
-//! fathom-world (see DESIGN.md); built by its issue.
+//! Fathom's stepping world: bodies, colliders, the step pipeline, scenes.
+//!
+//! A [`World`] (aliases [`World2`], [`World3`]) holds bodies and colliders in
+//! generational arenas ([`BodyHandle`], [`ColliderHandle`]), created from
+//! validated descriptors ([`BodyDesc`], [`ColliderDesc`]). [`World::step`]
+//! runs the pipeline of DESIGN.md: collider boxes with margin and motion,
+//! broadphase pairs, narrowphase manifolds in parallel (gathered in pair
+//! order so any thread count gives the same bits), contact constraints
+//! warm-started by contact id, and the soft-step solver of `fathom-solver`.
+//!
+//! Mass properties come from the shapes: closed forms for primitives and a
+//! refined voxel integral of the field for everything else ([`mass`]).
+//! A [`Scene`] is a world written in RON.
+#![warn(missing_docs)]
+
+pub mod arena;
+mod body;
+mod contacts;
+mod desc;
+mod error;
+pub mod mass;
+mod metrics;
+mod pipeline;
+mod scene;
+mod shape_mass;
+mod world;
+
+pub use arena::{BodyHandle, ColliderHandle};
+pub use body::{Body, Collider};
+pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
+pub use desc::{BodyDesc, BodyKind, ColliderDesc};
+pub use error::WorldError;
+pub use mass::MassProperties;
+pub use metrics::Fnv1a;
+pub use scene::{Scene, Scene2, Scene3, SceneError};
+pub use shape_mass::unit_mass_properties;
+pub use world::{World, World2, World3, WorldSettings};
+
+pub use fathom_sdf::Shape;
+pub use fathom_solver::SolverSettings;
+
+#[cfg(test)]
+mod tests;

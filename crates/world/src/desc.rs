@@ -1,0 +1,315 @@
+//! Descriptors: plain serde structs with defaults and chained setters from
+//! which bodies and colliders are created. They are also the scene format's
+//! vocabulary, so a RON scene is a list of these.
+//!
+//! Orientation is written as an angle in radians in 2D and a scaled axis
+//! (axis times angle, radians) in 3D, the natural hand-written forms.
+
+use crate::error::{
+    check_finite, check_finite_all, check_non_negative, check_positive, WorldError,
+};
+use fathom_math::{AngVector, Dim, Pose, Real, Space, Vector};
+use fathom_sdf::Shape;
+use nalgebra::Translation;
+use serde::{Deserialize, Serialize};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BodyKind {
+    /// Moved by gravity, forces and contacts.
+    #[default]
+    Dynamic,
+    /// Moved only by the velocity the game sets; pushes dynamic bodies, never pushed.
+    Kinematic,
+    /// Never moves.
+    Static,
+}
+
+impl BodyKind {
+    pub(crate) fn motion(self) -> fathom_solver::Motion {
+        match self {
+            Self::Dynamic => fathom_solver::Motion::Dynamic,
+            Self::Kinematic => fathom_solver::Motion::Kinematic,
+            Self::Static => fathom_solver::Motion::Static,
+        }
+    }
+}
+
+/// The pose `(position, rotation)` with rotation as an angle (2D) or scaled axis (3D).
+pub(crate) fn pose_from<const D: usize>(position: &Vector<D>, rotation: &AngVector<D>) -> Pose<D>
+where
+    Space<D>: Dim<D>,
+{
+    Pose::<D>::from_parts(
+        Translation::from(*position),
+        Space::<D>::rotation_from_scaled_axis(rotation),
+    )
+}
+
+/// Describes a body. Defaults: a dynamic body at the origin, at rest, no damping,
+/// gravity scale 1, no colliders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, bound = "")]
+pub struct BodyDesc<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// How the body moves.
+    pub kind: BodyKind,
+    /// Position of the body's origin, world frame, metres.
+    pub position: Vector<D>,
+    /// Orientation: an angle (2D) or scaled axis (3D), radians.
+    pub rotation: AngVector<D>,
+    /// Velocity of the centre of mass, world frame, m/s.
+    pub linear_velocity: Vector<D>,
+    /// Angular velocity, world frame, rad/s.
+    pub angular_velocity: AngVector<D>,
+    /// Linear damping rate, 1/s (velocity decays like `exp(-c t)`).
+    pub linear_damping: Real,
+    /// Angular damping rate, 1/s.
+    pub angular_damping: Real,
+    /// Multiplier of the world's gravity.
+    pub gravity_scale: Real,
+    /// Colliders attached when the body is created.
+    pub colliders: Vec<ColliderDesc<D>>,
+}
+
+impl<const D: usize> Default for BodyDesc<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            kind: BodyKind::Dynamic,
+            position: Vector::zeros(),
+            rotation: Space::<D>::ang_zero(),
+            linear_velocity: Vector::zeros(),
+            angular_velocity: Space::<D>::ang_zero(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            colliders: Vec::new(),
+        }
+    }
+}
+
+impl<const D: usize> BodyDesc<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A dynamic body (the default).
+    pub fn dynamic() -> Self {
+        Self::default()
+    }
+    /// A static body.
+    pub fn fixed() -> Self {
+        Self {
+            kind: BodyKind::Static,
+            ..Self::default()
+        }
+    }
+    /// A kinematic body.
+    pub fn kinematic() -> Self {
+        Self {
+            kind: BodyKind::Kinematic,
+            ..Self::default()
+        }
+    }
+    /// Sets the kind.
+    pub fn kind(mut self, kind: BodyKind) -> Self {
+        self.kind = kind;
+        self
+    }
+    /// Sets the position of the origin (world, metres).
+    pub fn position(mut self, p: Vector<D>) -> Self {
+        self.position = p;
+        self
+    }
+    /// Sets the orientation (angle or scaled axis, radians).
+    pub fn rotation(mut self, r: AngVector<D>) -> Self {
+        self.rotation = r;
+        self
+    }
+    /// Sets the linear velocity (world, m/s).
+    pub fn linear_velocity(mut self, v: Vector<D>) -> Self {
+        self.linear_velocity = v;
+        self
+    }
+    /// Sets the angular velocity (world, rad/s).
+    pub fn angular_velocity(mut self, w: AngVector<D>) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+    /// Sets the linear damping rate (1/s).
+    pub fn linear_damping(mut self, c: Real) -> Self {
+        self.linear_damping = c;
+        self
+    }
+    /// Sets the angular damping rate (1/s).
+    pub fn angular_damping(mut self, c: Real) -> Self {
+        self.angular_damping = c;
+        self
+    }
+    /// Sets the gravity scale.
+    pub fn gravity_scale(mut self, s: Real) -> Self {
+        self.gravity_scale = s;
+        self
+    }
+    /// Adds a collider.
+    pub fn collider(mut self, c: ColliderDesc<D>) -> Self {
+        self.colliders.push(c);
+        self
+    }
+
+    /// The initial pose of the origin.
+    pub fn pose(&self) -> Pose<D> {
+        pose_from(&self.position, &self.rotation)
+    }
+
+    /// Checks every field (and every collider); the error names the first bad one.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        check_finite_all("position", self.position.iter())?;
+        check_ang("rotation", &self.rotation)?;
+        check_finite_all("linear_velocity", self.linear_velocity.iter())?;
+        check_ang("angular_velocity", &self.angular_velocity)?;
+        check_non_negative("linear_damping", self.linear_damping)?;
+        check_non_negative("angular_damping", self.angular_damping)?;
+        check_finite("gravity_scale", self.gravity_scale)?;
+        for (i, c) in self.colliders.iter().enumerate() {
+            c.validate()
+                .map_err(|e| e.prefixed(&format!("colliders[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn check_ang<const D: usize>(field: &str, a: &AngVector<D>) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    if Space::<D>::ang_is_finite(a) {
+        Ok(())
+    } else {
+        Err(WorldError::invalid(
+            field,
+            format!("must be finite, got {a:?}"),
+        ))
+    }
+}
+
+/// Describes a collider. Defaults: a ball of radius 0.5 at the body's origin,
+/// density 1 kg/m³ (kg/m² in 2D), friction 0.6, no restitution, margin 0.02 m.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, bound = "")]
+pub struct ColliderDesc<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// The shape, in the collider's local frame.
+    pub shape: Shape<D>,
+    /// Position of the collider in its body's frame, metres.
+    pub position: Vector<D>,
+    /// Orientation in its body's frame (angle or scaled axis, radians).
+    pub rotation: AngVector<D>,
+    /// Density, kg/m³ (kg/m² in 2D). Ignored when `mass` is given.
+    pub density: Real,
+    /// Total mass, kg, overriding the density.
+    pub mass: Option<Real>,
+    /// Coulomb friction coefficient (combined by geometric mean).
+    pub friction: Real,
+    /// Coefficient of restitution (combined by maximum).
+    pub restitution: Real,
+    /// Contact margin, metres: contacts within it are found early (speculative).
+    pub margin: Real,
+}
+
+impl<const D: usize> Default for ColliderDesc<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self::new(Shape::ball(0.5).expect("0.5 is a valid radius"))
+    }
+}
+
+impl<const D: usize> ColliderDesc<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A collider of `shape` with the default material.
+    pub fn new(shape: Shape<D>) -> Self {
+        Self {
+            shape,
+            position: Vector::zeros(),
+            rotation: Space::<D>::ang_zero(),
+            density: 1.0,
+            mass: None,
+            friction: 0.6,
+            restitution: 0.0,
+            margin: 0.02,
+        }
+    }
+    /// Sets the shape.
+    pub fn shape(mut self, s: Shape<D>) -> Self {
+        self.shape = s;
+        self
+    }
+    /// Sets the position in the body frame (metres).
+    pub fn position(mut self, p: Vector<D>) -> Self {
+        self.position = p;
+        self
+    }
+    /// Sets the orientation in the body frame.
+    pub fn rotation(mut self, r: AngVector<D>) -> Self {
+        self.rotation = r;
+        self
+    }
+    /// Sets the density.
+    pub fn density(mut self, d: Real) -> Self {
+        self.density = d;
+        self
+    }
+    /// Sets the total mass (kg), overriding the density.
+    pub fn mass(mut self, m: Real) -> Self {
+        self.mass = Some(m);
+        self
+    }
+    /// Sets the friction coefficient.
+    pub fn friction(mut self, f: Real) -> Self {
+        self.friction = f;
+        self
+    }
+    /// Sets the restitution.
+    pub fn restitution(mut self, e: Real) -> Self {
+        self.restitution = e;
+        self
+    }
+    /// Sets the contact margin (metres).
+    pub fn margin(mut self, m: Real) -> Self {
+        self.margin = m;
+        self
+    }
+
+    /// The collider's pose in its body's frame.
+    pub fn local_pose(&self) -> Pose<D> {
+        pose_from(&self.position, &self.rotation)
+    }
+
+    /// Checks every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        self.shape.validate().map_err(|source| WorldError::Shape {
+            field: "shape".into(),
+            source,
+        })?;
+        check_finite_all("position", self.position.iter())?;
+        check_ang("rotation", &self.rotation)?;
+        check_non_negative("density", self.density)?;
+        if let Some(m) = self.mass {
+            check_positive("mass", m)?;
+        }
+        check_non_negative("friction", self.friction)?;
+        check_non_negative("restitution", self.restitution)?;
+        check_non_negative("margin", self.margin)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,79 @@
+//! What a headless run reports about a world: a hash of its exact state (to
+//! compare runs bit for bit), its kinetic energy, its deepest contact and its
+//! number of contact points.
+
+use crate::world::World;
+use fathom_math::{Dim, Real, Space};
+use serde::Serialize;
+
+/// FNV-1a, 64-bit: a fixed, platform-independent hash (no random keys).
+#[derive(Clone, Copy)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    /// Feeds bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    /// The hash so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The exact bytes of a serialisable value (bincode, fixed-width little-endian floats).
+fn bytes_of<T: Serialize>(v: &T) -> Vec<u8> {
+    let config = bincode::config::standard().with_fixed_int_encoding();
+    bincode::serde::encode_to_vec(v, config).expect("plain data always encodes")
+}
+
+impl<const D: usize> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A 64-bit FNV-1a hash of every body's handle, pose and velocities, bit for bit,
+    /// in handle order. Equal hashes mean (barring collisions) identical states.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::default();
+        for (handle, b) in self.bodies.iter() {
+            h.write(&bytes_of(&handle));
+            h.write(&bytes_of(&b.pose));
+            h.write(&bytes_of(&b.linear_velocity));
+            h.write(&bytes_of(&b.angular_velocity));
+        }
+        h.finish()
+    }
+
+    /// Total kinetic energy of the non-static bodies, J.
+    pub fn kinetic_energy(&self) -> Real {
+        self.bodies.iter().map(|(_, b)| b.kinetic_energy()).sum()
+    }
+
+    /// The deepest penetration among the current contacts, metres (0 when none penetrate).
+    pub fn max_penetration(&self) -> Real {
+        self.contacts
+            .iter()
+            .flat_map(|p| p.manifolds.iter())
+            .flat_map(|m| m.points.iter())
+            .map(|p| -p.separation)
+            .fold(0.0, Real::max)
+    }
+
+    /// Number of contact points in the current manifolds (speculative points included).
+    pub fn contact_count(&self) -> usize {
+        self.contacts
+            .iter()
+            .flat_map(|p| p.manifolds.iter())
+            .map(|m| m.points.len())
+            .sum()
+    }
+}

@@ -1,0 +1,338 @@
+//! The step, as the stages of DESIGN.md:
+//!
+//! 1. collider poses and boxes (margin + motion over the step),
+//! 2. broadphase pairs (sorted by collider key, filtered to pairs that can touch),
+//! 3. narrowphase manifolds, computed in parallel with rayon and collected in
+//!    pair order (so the result is the same for any thread count),
+//! 4. contact constraints, warm-started from last step's impulses by point id,
+//! 5. the soft-step solver (substeps, friction, restitution),
+//! 6. poses and velocities written back; the contact cache keeps the impulses.
+//!
+//! Islands and sleeping (between 3 and 5), continuous collision (after 5) and
+//! events (after 6) slot in as further stages.
+
+use crate::arena::{ColliderHandle, RawHandle};
+use crate::body::Collider;
+use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
+use crate::desc::BodyKind;
+use crate::world::World;
+use fathom_broadphase::ProxyKind;
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
+use fathom_narrowphase::{ContactOptions, Manifold};
+use fathom_sdf::{Sdf, Shape};
+use fathom_solver::{ContactConstraint, ContactPoint, SolverBody, SolverInput};
+use rayon::prelude::*;
+
+/// The world box of `shape` at `pose`, grown by `margin`.
+pub(crate) fn collider_aabb<const D: usize>(
+    shape: &Shape<D>,
+    pose: &Pose<D>,
+    margin: Real,
+) -> Aabb<D>
+where
+    Space<D>: Dim<D>,
+{
+    shape.bounds().transformed(pose).loosened(margin)
+}
+
+/// One narrowphase query, with everything it needs copied out of the world.
+struct PairJob<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    a: ColliderHandle,
+    b: ColliderHandle,
+    shape_a: &'a Shape<D>,
+    pose_a: Pose<D>,
+    shape_b: &'a Shape<D>,
+    pose_b: Pose<D>,
+    margin: Real,
+}
+
+impl<const D: usize> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Advances the world by one step of `settings().dt` seconds.
+    pub fn step(&mut self) {
+        self.ensure_broadphase();
+        self.update_collider_boxes();
+        self.update_pairs();
+        let manifolds = self.find_manifolds();
+        let (mut solver_bodies, index) = self.solver_bodies();
+        let (mut constraints, owners) = self.contact_constraints(&manifolds, &index);
+        let settings = self.settings.solver;
+        let input = SolverInput {
+            gravity: self.settings.gravity,
+            bodies: &mut solver_bodies,
+            contacts: &mut constraints,
+            constraints: &mut [],
+        };
+        fathom_solver::step(&settings, self.settings.dt, input);
+        self.write_back_bodies(&solver_bodies);
+        self.cache_contacts(&manifolds, &constraints, &owners);
+        self.step_count += 1;
+    }
+
+    /// Stage 0: after deserialisation the broadphase is rebuilt from the colliders.
+    fn ensure_broadphase(&mut self) {
+        if self.broadphase_ready {
+            return;
+        }
+        self.broadphase = fathom_broadphase::Broadphase::new();
+        self.pairs.clear();
+        for (h, c) in self.colliders.iter() {
+            let kind = self.proxy_kind(c);
+            self.broadphase
+                .insert(h.0.to_bits(), c.aabb, kind)
+                .expect("every collider has a distinct key and a valid box");
+        }
+        self.broadphase_ready = true;
+    }
+
+    fn proxy_kind(&self, c: &Collider<D>) -> ProxyKind {
+        match self.bodies.get(c.body).map(|b| b.kind) {
+            Some(BodyKind::Static) => ProxyKind::Static,
+            _ => ProxyKind::Dynamic,
+        }
+    }
+
+    /// Stage 1: world poses and boxes of the colliders of moving bodies. The box
+    /// covers the shape (plus margin) now and where it will be after a step at
+    /// the current velocity, so fast bodies get their pairs in time.
+    fn update_collider_boxes(&mut self) {
+        let dt = self.settings.dt;
+        for (_, b) in self
+            .bodies
+            .iter()
+            .filter(|(_, b)| b.kind != BodyKind::Static)
+        {
+            let motion = b.linear_velocity * dt;
+            for &ch in &b.colliders {
+                let Some(c) = self.colliders.get_mut(ch) else {
+                    continue;
+                };
+                c.world_pose = b.pose * c.local_pose;
+                let now = collider_aabb(&c.shape, &c.world_pose, c.margin);
+                // Rotation sweeps points at most |w| dt times their distance from the centre.
+                let spin = Space::<D>::ang_norm(&b.angular_velocity) * dt * now.radius();
+                let swept = now
+                    .merge(&now.translated(&motion))
+                    .loosened(spin.min(now.radius()));
+                c.aabb = swept;
+                // The key was inserted with the collider and the box is finite.
+                let _ = self.broadphase.update(ch.0.to_bits(), swept);
+            }
+        }
+    }
+
+    /// Stage 2: broadphase pair changes folded into the sorted candidate set.
+    fn update_pairs(&mut self) {
+        let changes = self.broadphase.update_pairs();
+        for p in changes.ended {
+            self.pairs.remove(&p);
+        }
+        self.pairs.extend(changes.began);
+    }
+
+    /// The candidate pairs that can produce contacts: different bodies, at least one
+    /// dynamic, tight boxes overlapping. In key (handle) order.
+    fn pair_jobs(&self) -> Vec<PairJob<'_, D>> {
+        let dt = self.settings.dt;
+        let mut jobs = Vec::with_capacity(self.pairs.len());
+        for &(ka, kb) in &self.pairs {
+            let a = ColliderHandle(RawHandle::from_bits(ka));
+            let b = ColliderHandle(RawHandle::from_bits(kb));
+            let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else {
+                continue;
+            };
+            let (Some(ba), Some(bb)) = (self.bodies.get(ca.body), self.bodies.get(cb.body)) else {
+                continue;
+            };
+            if ca.body == cb.body
+                || !(ba.is_dynamic() || bb.is_dynamic())
+                || !ca.aabb.intersects(&cb.aabb)
+            {
+                continue;
+            }
+            // Speculative reach: the margin plus how far the two can close in one step.
+            let closing = (ba.linear_velocity - bb.linear_velocity).norm() * dt;
+            jobs.push(PairJob {
+                a,
+                b,
+                shape_a: &ca.shape,
+                pose_a: ca.world_pose,
+                shape_b: &cb.shape,
+                pose_b: cb.world_pose,
+                margin: ca.margin.max(cb.margin) + closing,
+            });
+        }
+        jobs
+    }
+
+    /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, gathered in pair order.
+    fn find_manifolds(&self) -> Vec<(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)> {
+        let jobs = self.pair_jobs();
+        jobs.par_iter()
+            .map(|j| {
+                let opts = ContactOptions {
+                    margin: Some(j.margin),
+                    ..ContactOptions::default()
+                };
+                let found = fathom_narrowphase::contacts(
+                    j.shape_a as &dyn Sdf<D>,
+                    &j.pose_a,
+                    j.shape_b as &dyn Sdf<D>,
+                    &j.pose_b,
+                    &opts,
+                );
+                // Shapes are validated on the way in, so a query error means no usable contact.
+                let manifolds = found.map(|c| c.manifolds).unwrap_or_default();
+                (j.a, j.b, manifolds)
+            })
+            .filter(|(_, _, m)| !m.is_empty())
+            .collect()
+    }
+
+    /// Solver bodies for every body in handle order, and the arena index -> solver index map.
+    fn solver_bodies(&self) -> (Vec<SolverBody<D>>, Vec<usize>) {
+        let mut index = vec![usize::MAX; self.bodies.capacity_index()];
+        let mut out = Vec::with_capacity(self.bodies.len());
+        for (h, b) in self.bodies.iter() {
+            index[h.0.index as usize] = out.len();
+            let mut sb = SolverBody::new(
+                b.kind.motion(),
+                b.center_of_mass(),
+                b.pose.rotation,
+                b.inv_mass,
+                b.inv_inertia_local,
+            )
+            .with_velocity(b.linear_velocity, b.angular_velocity);
+            sb.linear_damping = b.linear_damping;
+            sb.angular_damping = b.angular_damping;
+            sb.gravity_scale = b.gravity_scale;
+            sb.force = b.force;
+            sb.torque = b.torque;
+            out.push(sb);
+        }
+        (out, index)
+    }
+
+    /// Stage 4: one contact constraint per manifold, warm-started by point id.
+    /// Also returns, per constraint, which manifold (pair index, manifold index) it came from.
+    fn contact_constraints(
+        &self,
+        found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
+        index: &[usize],
+    ) -> (Vec<ContactConstraint<D>>, Vec<(usize, usize)>) {
+        let mut constraints = Vec::new();
+        let mut owners = Vec::new();
+        for (pi, (a, b, manifolds)) in found.iter().enumerate() {
+            let (ca, cb) = (
+                &self.colliders.get(*a).expect("live"),
+                &self.colliders.get(*b).expect("live"),
+            );
+            let old = self.cached_pair(*a, *b);
+            let friction = (ca.friction * cb.friction).sqrt();
+            let restitution = ca.restitution.max(cb.restitution);
+            let (ia, ib) = (
+                index[ca.body.0.index as usize],
+                index[cb.body.0.index as usize],
+            );
+            for (mi, m) in manifolds.iter().enumerate() {
+                let tangents = Space::<D>::tangents(&m.normal);
+                let points = m
+                    .points
+                    .iter()
+                    .map(|p| {
+                        let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
+                        match old.and_then(|o| o.warm_start(p.id)) {
+                            Some((normal, friction)) => point.with_warm_start(
+                                normal,
+                                [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
+                            ),
+                            None => point,
+                        }
+                    })
+                    .collect();
+                constraints.push(ContactConstraint::new(
+                    ia,
+                    ib,
+                    m.normal,
+                    friction,
+                    restitution,
+                    points,
+                ));
+                owners.push((pi, mi));
+            }
+        }
+        (constraints, owners)
+    }
+
+    fn cached_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<&PairContacts<D>> {
+        let key = (a.0.to_bits(), b.0.to_bits());
+        self.contacts
+            .binary_search_by(|p| p.key().cmp(&key))
+            .ok()
+            .map(|i| &self.contacts[i])
+    }
+
+    /// Stage 6a: poses and velocities back into the bodies; forces are spent.
+    fn write_back_bodies(&mut self, solved: &[SolverBody<D>]) {
+        for ((_, b), sb) in self.bodies.iter_mut().zip(solved) {
+            if b.kind != BodyKind::Static {
+                let rotation = sb.rotation;
+                let origin = sb.center - rotation * b.mass.center;
+                b.pose = Pose::<D>::from_parts(origin.into(), rotation);
+                b.linear_velocity = sb.linear_velocity;
+                b.angular_velocity = sb.angular_velocity;
+            }
+            b.force = Vector::zeros();
+            b.torque = Space::<D>::ang_zero();
+        }
+    }
+
+    /// Stage 6b: the new manifolds with their impulses become the cache.
+    fn cache_contacts(
+        &mut self,
+        found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
+        constraints: &[ContactConstraint<D>],
+        owners: &[(usize, usize)],
+    ) {
+        let mut cache: Vec<PairContacts<D>> = found
+            .iter()
+            .map(|(a, b, _)| PairContacts {
+                a: *a,
+                b: *b,
+                manifolds: Vec::new(),
+            })
+            .collect();
+        for (c, &(pi, mi)) in constraints.iter().zip(owners) {
+            let m = &found[pi].2[mi];
+            let points = m
+                .points
+                .iter()
+                .zip(&c.points)
+                .map(|(p, s)| CachedPoint {
+                    point_a: p.point_a,
+                    point_b: p.point_b,
+                    separation: p.depth,
+                    id: p.id,
+                    normal_impulse: s.normal_impulse,
+                    friction_impulse: c.tangents[0] * s.tangent_impulse[0]
+                        + if D == 3 {
+                            c.tangents[1] * s.tangent_impulse[1]
+                        } else {
+                            Vector::zeros()
+                        },
+                    total_normal_impulse: s.total_normal_impulse,
+                })
+                .collect();
+            cache[pi].manifolds.push(CachedManifold {
+                normal: c.normal,
+                points,
+            });
+        }
+        self.contacts = cache;
+    }
+}

@@ -1,0 +1,169 @@
+//! Scenes: a world written as a RON file.
+//!
+//! ```ron
+//! (
+//!     gravity: (0.0, -9.81),
+//!     dt: 0.016666668,
+//!     substeps: 4,
+//!     bodies: [
+//!         (kind: Static, colliders: [(shape: /* a fathom-sdf shape */)]),
+//!         (position: (0.0, 2.0), colliders: [(shape: /* ... */, friction: 0.6)]),
+//!     ],
+//! )
+//! ```
+//!
+//! Every field has a default (see [`BodyDesc`] and [`ColliderDesc`]), so a
+//! file only says what differs. Malformed text is a [`SceneError::Parse`]
+//! with the line and column; a well-formed file with a bad value is a
+//! [`SceneError::Invalid`] naming the field by its path
+//! (`bodies[3].colliders[0].density`).
+
+use crate::desc::BodyDesc;
+use crate::error::WorldError;
+use crate::world::{World, WorldSettings};
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_solver::SolverSettings;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// A scene: world parameters and bodies with their colliders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, bound = "")]
+pub struct Scene<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// Gravity, world, m/s².
+    pub gravity: Vector<D>,
+    /// Time step, seconds.
+    pub dt: Real,
+    /// Solver substeps per step.
+    pub substeps: u32,
+    /// The bodies, created in this order (so body `i` gets the `i`-th handle).
+    pub bodies: Vec<BodyDesc<D>>,
+}
+
+/// A 2D scene.
+pub type Scene2 = Scene<2>;
+/// A 3D scene.
+pub type Scene3 = Scene<3>;
+
+impl<const D: usize> Default for Scene<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        let s = WorldSettings::<D>::default();
+        Self {
+            gravity: s.gravity,
+            dt: s.dt,
+            substeps: s.solver.substeps,
+            bodies: Vec::new(),
+        }
+    }
+}
+
+/// Why a scene could not be loaded or built.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SceneError {
+    /// The text is not a valid scene (syntax, unknown field, wrong type).
+    #[error("scene parse error at line {line}, column {column}: {message}")]
+    Parse {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// A value is out of range (the error names the field's path).
+    #[error("invalid scene: {0}")]
+    Invalid(#[from] WorldError),
+    /// The scene file (or a file it refers to) could not be read.
+    #[error("cannot read scene file `{path}`: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The scene could not be written as text.
+    #[error("scene could not be serialised: {0}")]
+    Serialise(String),
+}
+
+impl<const D: usize> Scene<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Parses a RON scene. The values are checked by [`Scene::build`] (or [`Scene::validate`]).
+    pub fn from_ron_str(text: &str) -> Result<Self, SceneError> {
+        ron::from_str(text).map_err(|e| SceneError::Parse {
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+    }
+
+    /// Reads a RON scene file; shapes that refer to files (baked grids) are loaded
+    /// relative to the scene file's folder.
+    pub fn from_ron_file(path: impl AsRef<std::path::Path>) -> Result<Self, SceneError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let mut scene = Self::from_ron_str(&text)?;
+        let base = path.parent().unwrap_or_else(|| std::path::Path::new("."));
+        for (i, b) in scene.bodies.iter_mut().enumerate() {
+            for (k, c) in b.colliders.iter_mut().enumerate() {
+                c.shape.load_files(base).map_err(|source| {
+                    SceneError::Invalid(WorldError::Shape {
+                        field: format!("bodies[{i}].colliders[{k}].shape"),
+                        source,
+                    })
+                })?;
+            }
+        }
+        Ok(scene)
+    }
+
+    /// The scene as pretty RON text.
+    pub fn to_ron_string(&self) -> Result<String, SceneError> {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| SceneError::Serialise(e.to_string()))
+    }
+
+    /// The world settings this scene asks for.
+    pub fn settings(&self) -> WorldSettings<D> {
+        WorldSettings {
+            gravity: self.gravity,
+            dt: self.dt,
+            solver: SolverSettings {
+                substeps: self.substeps,
+                ..SolverSettings::default()
+            },
+        }
+    }
+
+    /// Checks every value; the error names the first bad field by its path.
+    pub fn validate(&self) -> Result<(), SceneError> {
+        self.settings().validate()?;
+        for (i, b) in self.bodies.iter().enumerate() {
+            b.validate()
+                .map_err(|e| e.prefixed(&format!("bodies[{i}]")))?;
+        }
+        Ok(())
+    }
+
+    /// A new world holding the scene's bodies (body `i` gets the `i`-th handle).
+    pub fn build(&self) -> Result<World<D>, SceneError> {
+        let mut world = World::new(self.settings())?;
+        for (i, b) in self.bodies.iter().enumerate() {
+            world
+                .add_body(b)
+                .map_err(|e| e.prefixed(&format!("bodies[{i}]")))?;
+        }
+        Ok(world)
+    }
+}

@@ -1,0 +1,163 @@
+//! World API behaviour: validation that leaves the world untouched, handles,
+//! removal, mass properties from colliders, scenes.
+
+use crate::*;
+use fathom_math::{Dim, Real, Space, Vector};
+
+fn up<const D: usize>() -> Vector<D> {
+    let mut v = Vector::<D>::zeros();
+    v[1] = 1.0;
+    v
+}
+
+fn ball_body<const D: usize>(r: Real) -> BodyDesc<D>
+where
+    Space<D>: Dim<D>,
+{
+    BodyDesc::dynamic().collider(ColliderDesc::new(Shape::<D>::ball(r).unwrap()))
+}
+
+fn rejected_calls_change_nothing<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let ok = w.add_body(&ball_body::<D>(0.5)).unwrap();
+    let hash = w.state_hash();
+    let mut bad = ball_body::<D>(0.5);
+    bad.position[0] = Real::NAN;
+    assert_eq!(w.add_body(&bad).unwrap_err().field(), Some("position"));
+    // A bad collider among good ones: the whole body is refused, nothing is half-created.
+    let bad = ball_body::<D>(0.5)
+        .collider(ColliderDesc::new(Shape::<D>::ball(1.0).unwrap()).density(-1.0));
+    assert_eq!(
+        w.add_body(&bad).unwrap_err().field(),
+        Some("colliders[1].density")
+    );
+    let bad = ColliderDesc::new(Shape::<D>::ball(1.0).unwrap()).friction(Real::INFINITY);
+    assert_eq!(
+        w.add_collider(ok, &bad).unwrap_err().field(),
+        Some("friction")
+    );
+    // A half-space has no finite mass: not allowed on a dynamic body.
+    let plane = ColliderDesc::new(Shape::<D>::half_space(up::<D>(), 0.0).unwrap());
+    assert_eq!(
+        w.add_collider(ok, &plane).unwrap_err().field(),
+        Some("shape")
+    );
+    assert!(w.set_linear_velocity(ok, up::<D>() * Real::NAN).is_err());
+    assert!(w.apply_force(ok, up::<D>() * Real::INFINITY).is_err());
+    assert_eq!((w.body_count(), w.collider_count()), (1, 1));
+    assert_eq!(w.state_hash(), hash);
+    assert!(World::<D>::new(WorldSettings {
+        dt: 0.0,
+        ..WorldSettings::default()
+    })
+    .is_err());
+}
+
+#[test]
+fn rejected_calls_change_nothing_both_dimensions() {
+    rejected_calls_change_nothing::<2>();
+    rejected_calls_change_nothing::<3>();
+}
+
+fn handles_and_removal<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let a = w.add_body(&ball_body::<D>(0.5)).unwrap();
+    let b = w
+        .add_body(&ball_body::<D>(0.5).position(up::<D>() * 3.0))
+        .unwrap();
+    let ca = w.body(a).unwrap().colliders()[0];
+    assert!(w.remove_body(a).is_some());
+    assert!(w.body(a).is_none() && w.collider(ca).is_none() && w.remove_body(a).is_none());
+    assert!(matches!(
+        w.apply_impulse(a, up::<D>()),
+        Err(WorldError::NoSuchBody(_))
+    ));
+    let c = w.add_body(&ball_body::<D>(0.5)).unwrap();
+    assert_ne!(a, c, "a reused slot gets a new generation");
+    assert_eq!(w.bodies().map(|(h, _)| h).collect::<Vec<_>>(), vec![c, b]);
+    // Removing the only collider leaves a massless dynamic body: 1 kg, as documented.
+    let cb = w.body(b).unwrap().colliders()[0];
+    w.remove_collider(cb).unwrap();
+    assert_eq!(w.body(b).unwrap().mass(), 1.0);
+    w.step();
+}
+
+#[test]
+fn handles_and_removal_both_dimensions() {
+    handles_and_removal::<2>();
+    handles_and_removal::<3>();
+}
+
+#[test]
+fn body_mass_combines_colliders() {
+    // Two unit-density balls of radius 0.5 at x = ±1: mass 2 m, centre at the origin,
+    // I_y = 2 (2/5 m r² + m · 1²).
+    let ball = |x: Real| {
+        ColliderDesc::new(Shape::<3>::ball(0.5).unwrap()).position(Vector::<3>::new(x, 0.0, 0.0))
+    };
+    let mut w = World::<3>::default();
+    let b = w
+        .add_body(
+            &BodyDesc::dynamic()
+                .position(Vector::<3>::new(0.0, 5.0, 0.0))
+                .collider(ball(-1.0))
+                .collider(ball(1.0)),
+        )
+        .unwrap();
+    let body = w.body(b).unwrap();
+    let m = 4.0 / 3.0 * std::f32::consts::PI * 0.125;
+    assert!((body.mass() - 2.0 * m).abs() < 1e-5);
+    assert!(body.local_center_of_mass().norm() < 1e-6);
+    let want = 2.0 * (0.4 * m * 0.25 + m);
+    assert!((body.local_inertia()[(1, 1)] - want).abs() < 1e-4 * want);
+    // A given mass overrides the density.
+    let heavy = ColliderDesc::new(Shape::<3>::ball(0.5).unwrap()).mass(7.0);
+    let h = w.add_body(&BodyDesc::dynamic().collider(heavy)).unwrap();
+    assert!((w.body(h).unwrap().mass() - 7.0).abs() < 1e-5);
+}
+
+#[test]
+fn scenes_report_line_column_and_field_path() {
+    let text = "(\n  gravity: (0.0, -9.81),\n  bodies: [\n    (kind: Dynamc),\n  ],\n)";
+    match Scene2::from_ron_str(text) {
+        // 1-based: the `D` of `Dynamc`.
+        Err(SceneError::Parse { line, column, .. }) => assert_eq!((line, column), (4, 12)),
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+    let mut scene = Scene2::default();
+    scene.bodies.push(ball_body::<2>(0.5));
+    scene.bodies.push(
+        ball_body::<2>(0.5)
+            .collider(ColliderDesc::new(Shape::<2>::ball(1.0).unwrap()).margin(-1.0)),
+    );
+    let text = scene.to_ron_string().unwrap();
+    let parsed = Scene2::from_ron_str(&text).unwrap();
+    assert_eq!(parsed, scene);
+    match parsed.build() {
+        Err(SceneError::Invalid(e)) => assert_eq!(e.field(), Some("bodies[1].colliders[1].margin")),
+        other => panic!(
+            "expected an invalid field, got {:?}",
+            other.map(|w| w.body_count())
+        ),
+    }
+    scene.bodies.pop();
+    let w = scene.build().unwrap();
+    assert_eq!(w.body_count(), 1);
+    assert_eq!(w.settings().dt, 1.0 / 60.0);
+}
+
+#[test]
+fn defaults_fill_missing_scene_fields() {
+    let text = "(bodies: [(position: (1.0, 2.0), colliders: [(shape: Ball((radius: 0.25)))])])";
+    let scene = Scene2::from_ron_str(text).unwrap();
+    let w = scene.build().unwrap();
+    let (_, b) = w.bodies().next().unwrap();
+    assert_eq!(b.position(), Vector::<2>::new(1.0, 2.0));
+    assert_eq!(w.settings().solver.substeps, 4);
+}

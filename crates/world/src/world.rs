@@ -1,0 +1,551 @@
+//! The world: arenas of bodies and colliders, their creation and removal,
+//! game-loop access (poses, velocities, forces, impulses, contacts) and the
+//! figures a headless run reports (state hash, energy, penetration).
+//!
+//! Every call that can fail validates everything first and only then
+//! changes the world, so an error leaves the world exactly as it was.
+
+use crate::arena::{Arena, BodyHandle, ColliderHandle};
+use crate::body::{Body, Collider};
+use crate::contacts::{BodyContact, PairContacts};
+use crate::desc::{check_ang, BodyDesc, BodyKind, ColliderDesc};
+use crate::error::{check_finite_all, check_positive, WorldError};
+use crate::mass::MassProperties;
+use crate::shape_mass::unit_mass_properties;
+use fathom_broadphase::{Broadphase, ProxyKind};
+use fathom_math::{Aabb, AngVector, Dim, Pose, Real, Space, Vector};
+use fathom_solver::SolverSettings;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Global parameters of a world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, bound = "")]
+pub struct WorldSettings<const D: usize> {
+    /// Gravity, world frame, m/s². Default: 9.81 down the y axis.
+    pub gravity: Vector<D>,
+    /// Time step, seconds. Default 1/60.
+    pub dt: Real,
+    /// Solver tuning (substeps, contact stiffness...).
+    pub solver: SolverSettings,
+}
+
+impl<const D: usize> Default for WorldSettings<D> {
+    fn default() -> Self {
+        let mut gravity = Vector::<D>::zeros();
+        gravity[1] = -9.81;
+        Self {
+            gravity,
+            dt: 1.0 / 60.0,
+            solver: SolverSettings::default(),
+        }
+    }
+}
+
+impl<const D: usize> WorldSettings<D> {
+    /// Checks every field.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        check_finite_all("gravity", self.gravity.iter())?;
+        check_positive("dt", self.dt)?;
+        let s = &self.solver;
+        if s.substeps == 0 {
+            return Err(WorldError::invalid("substeps", "must be at least 1"));
+        }
+        for (field, v) in [
+            ("solver.contact_hertz", s.contact_hertz),
+            ("solver.contact_damping_ratio", s.contact_damping_ratio),
+            ("solver.joint_hertz", s.joint_hertz),
+            ("solver.joint_damping_ratio", s.joint_damping_ratio),
+            ("solver.max_push_out_speed", s.max_push_out_speed),
+            ("solver.restitution_threshold", s.restitution_threshold),
+            ("solver.max_linear_speed", s.max_linear_speed),
+            (
+                "solver.max_rotation_per_substep",
+                s.max_rotation_per_substep,
+            ),
+        ] {
+            crate::error::check_non_negative(field, v)?;
+        }
+        Ok(())
+    }
+}
+
+fn new_broadphase<const D: usize>() -> Broadphase<D>
+where
+    Space<D>: Dim<D>,
+{
+    Broadphase::new()
+}
+
+/// A physics world in `D` dimensions. See the crate docs for the step.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct World<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) settings: WorldSettings<D>,
+    pub(crate) bodies: Arena<Body<D>, BodyHandle>,
+    pub(crate) colliders: Arena<Collider<D>, ColliderHandle>,
+    /// Manifolds of the last step, sorted by pair key.
+    pub(crate) contacts: Vec<PairContacts<D>>,
+    /// Candidate pairs from the broadphase (collider keys, sorted).
+    #[serde(skip)]
+    pub(crate) pairs: BTreeSet<(u64, u64)>,
+    #[serde(skip, default = "new_broadphase")]
+    pub(crate) broadphase: Broadphase<D>,
+    /// False after deserialisation: the broadphase is rebuilt before the next step.
+    #[serde(skip)]
+    pub(crate) broadphase_ready: bool,
+    pub(crate) step_count: u64,
+}
+
+/// A 2D world.
+pub type World2 = World<2>;
+/// A 3D world.
+pub type World3 = World<3>;
+
+impl<const D: usize> Default for World<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self::with_valid_settings(WorldSettings::default())
+    }
+}
+
+impl<const D: usize> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// An empty world with the given settings.
+    pub fn new(settings: WorldSettings<D>) -> Result<Self, WorldError> {
+        settings.validate()?;
+        Ok(Self::with_valid_settings(settings))
+    }
+
+    fn with_valid_settings(settings: WorldSettings<D>) -> Self {
+        Self {
+            settings,
+            bodies: Arena::new(),
+            colliders: Arena::new(),
+            contacts: Vec::new(),
+            pairs: BTreeSet::new(),
+            broadphase: Broadphase::new(),
+            broadphase_ready: true,
+            step_count: 0,
+        }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &WorldSettings<D> {
+        &self.settings
+    }
+
+    /// Replaces the settings (validated first).
+    pub fn set_settings(&mut self, settings: WorldSettings<D>) -> Result<(), WorldError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Sets gravity (world, m/s²).
+    pub fn set_gravity(&mut self, g: Vector<D>) -> Result<(), WorldError> {
+        check_finite_all("gravity", g.iter())?;
+        self.settings.gravity = g;
+        Ok(())
+    }
+
+    /// Number of steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    // ---- creation and removal ----
+
+    /// Creates a body and its colliders. Nothing is created when anything is invalid.
+    pub fn add_body(&mut self, desc: &BodyDesc<D>) -> Result<BodyHandle, WorldError> {
+        desc.validate()?;
+        let prepared = desc
+            .colliders
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                collider_mass(c, desc.kind).map_err(|e| e.prefixed(&format!("colliders[{i}]")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let pose = desc.pose();
+        let body = Body {
+            kind: desc.kind,
+            pose,
+            linear_velocity: if desc.kind == BodyKind::Static {
+                Vector::zeros()
+            } else {
+                desc.linear_velocity
+            },
+            angular_velocity: if desc.kind == BodyKind::Static {
+                Space::<D>::ang_zero()
+            } else {
+                desc.angular_velocity
+            },
+            linear_damping: desc.linear_damping,
+            angular_damping: desc.angular_damping,
+            gravity_scale: desc.gravity_scale,
+            force: Vector::zeros(),
+            torque: Space::<D>::ang_zero(),
+            mass: MassProperties::zero(),
+            inv_mass: 0.0,
+            inertia_local: Space::<D>::inertia_zero(),
+            inv_inertia_local: Space::<D>::inertia_zero(),
+            colliders: Vec::new(),
+        };
+        let handle = self.bodies.insert(body);
+        for (c, mass) in desc.colliders.iter().zip(prepared) {
+            self.insert_collider(handle, c, mass);
+        }
+        self.update_mass(handle);
+        Ok(handle)
+    }
+
+    /// Attaches a collider to `body`. Nothing changes when it is invalid.
+    pub fn add_collider(
+        &mut self,
+        body: BodyHandle,
+        desc: &ColliderDesc<D>,
+    ) -> Result<ColliderHandle, WorldError> {
+        let kind = self
+            .bodies
+            .get(body)
+            .ok_or(WorldError::NoSuchBody(body))?
+            .kind;
+        desc.validate()?;
+        let mass = collider_mass(desc, kind)?;
+        let h = self.insert_collider(body, desc, mass);
+        self.update_mass(body);
+        Ok(h)
+    }
+
+    fn insert_collider(
+        &mut self,
+        body: BodyHandle,
+        desc: &ColliderDesc<D>,
+        mass: MassProperties<D>,
+    ) -> ColliderHandle {
+        let b = &self.bodies.get(body).expect("checked by the caller");
+        let local_pose = desc.local_pose();
+        let world_pose = b.pose * local_pose;
+        let kind = if b.kind == BodyKind::Static {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Dynamic
+        };
+        let collider = Collider {
+            body,
+            local_pose,
+            shape: desc.shape.clone(),
+            friction: desc.friction,
+            restitution: desc.restitution,
+            margin: desc.margin,
+            mass: mass.transformed(&local_pose),
+            world_pose,
+            aabb: Aabb::EMPTY,
+        };
+        let h = self.colliders.insert(collider);
+        let aabb = crate::pipeline::collider_aabb(
+            &self.colliders.get(h).expect("just inserted").shape,
+            &world_pose,
+            desc.margin,
+        );
+        self.colliders.get_mut(h).expect("just inserted").aabb = aabb;
+        if self.broadphase_ready {
+            self.broadphase
+                .insert(h.0.to_bits(), aabb, kind)
+                .expect("a new key with a valid box is accepted");
+        }
+        self.bodies
+            .get_mut(body)
+            .expect("checked by the caller")
+            .colliders
+            .push(h);
+        h
+    }
+
+    /// Recomputes a body's mass properties from its colliders.
+    fn update_mass(&mut self, h: BodyHandle) {
+        let total = {
+            let b = self.bodies.get(h).expect("live body");
+            b.colliders
+                .iter()
+                .filter_map(|c| self.colliders.get(*c))
+                .fold(MassProperties::zero(), |acc, c| acc.add(&c.mass))
+        };
+        let b = self.bodies.get_mut(h).expect("live body");
+        b.mass = total;
+        b.inertia_local = total.inertia();
+        if b.kind != BodyKind::Dynamic {
+            b.inv_mass = 0.0;
+            b.inv_inertia_local = Space::<D>::inertia_zero();
+        } else if total.mass > 0.0 {
+            b.inv_mass = 1.0 / total.mass;
+            b.inv_inertia_local = Space::<D>::inertia_inverse(&b.inertia_local);
+        } else {
+            // A dynamic body without mass (no colliders, zero density) gets 1 kg at its
+            // origin and does not rotate, as in Box2D.
+            b.mass = MassProperties {
+                mass: 1.0,
+                ..MassProperties::zero()
+            };
+            b.inv_mass = 1.0;
+            b.inv_inertia_local = Space::<D>::inertia_zero();
+        }
+    }
+
+    /// Removes a body and its colliders; `None` when the handle is stale.
+    pub fn remove_body(&mut self, h: BodyHandle) -> Option<Body<D>> {
+        let body = self.bodies.remove(h)?;
+        for c in &body.colliders {
+            self.detach_collider(*c);
+        }
+        Some(body)
+    }
+
+    /// Removes a collider (the body's mass is recomputed); `None` when the handle is stale.
+    pub fn remove_collider(&mut self, h: ColliderHandle) -> Option<Collider<D>> {
+        let c = self.detach_collider(h)?;
+        if let Some(b) = self.bodies.get_mut(c.body) {
+            b.colliders.retain(|x| *x != h);
+            self.update_mass(c.body);
+        }
+        Some(c)
+    }
+
+    fn detach_collider(&mut self, h: ColliderHandle) -> Option<Collider<D>> {
+        let c = self.colliders.remove(h)?;
+        let key = h.0.to_bits();
+        if self.broadphase_ready {
+            // The key was inserted with the collider; a failure here would be a broadphase bug.
+            let _ = self.broadphase.remove(key);
+        }
+        self.pairs.retain(|(a, b)| *a != key && *b != key);
+        self.contacts.retain(|p| p.a != h && p.b != h);
+        Some(c)
+    }
+
+    // ---- lookups ----
+
+    /// The body of `h`, if live.
+    pub fn body(&self, h: BodyHandle) -> Option<&Body<D>> {
+        self.bodies.get(h)
+    }
+    /// The collider of `h`, if live.
+    pub fn collider(&self, h: ColliderHandle) -> Option<&Collider<D>> {
+        self.colliders.get(h)
+    }
+    /// Bodies in handle order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body<D>)> + '_ {
+        self.bodies.iter()
+    }
+    /// Colliders in handle order.
+    pub fn colliders(&self) -> impl Iterator<Item = (ColliderHandle, &Collider<D>)> + '_ {
+        self.colliders.iter()
+    }
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+    /// Number of colliders.
+    pub fn collider_count(&self) -> usize {
+        self.colliders.len()
+    }
+
+    // ---- game-loop access ----
+
+    fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body<D>, WorldError> {
+        self.bodies.get_mut(h).ok_or(WorldError::NoSuchBody(h))
+    }
+
+    /// Sets the pose of a body's origin (a teleport: contacts are found anew next step).
+    pub fn set_pose(&mut self, h: BodyHandle, pose: Pose<D>) -> Result<(), WorldError> {
+        check_finite_all("pose.translation", pose.translation.vector.iter())?;
+        let m = Space::<D>::rotation_matrix(&pose.rotation);
+        check_finite_all("pose.rotation", m.iter())?;
+        self.body_mut(h)?.pose = pose;
+        self.refresh_collider_poses(h);
+        Ok(())
+    }
+
+    /// After a teleport: collider poses and boxes follow the body at once.
+    fn refresh_collider_poses(&mut self, h: BodyHandle) {
+        let b = self.bodies.get(h).expect("live body");
+        for &c in &b.colliders {
+            let col = self
+                .colliders
+                .get_mut(c)
+                .expect("attached collider is live");
+            col.world_pose = b.pose * col.local_pose;
+            col.aabb = crate::pipeline::collider_aabb(&col.shape, &col.world_pose, col.margin);
+            if self.broadphase_ready {
+                // The key was inserted with the collider and the box is finite.
+                let _ = self.broadphase.update(c.0.to_bits(), col.aabb);
+            }
+        }
+    }
+
+    /// Sets the velocity of the centre of mass (world, m/s); ignored for static bodies.
+    pub fn set_linear_velocity(&mut self, h: BodyHandle, v: Vector<D>) -> Result<(), WorldError> {
+        check_finite_all("linear_velocity", v.iter())?;
+        let b = self.body_mut(h)?;
+        if b.kind != BodyKind::Static {
+            b.linear_velocity = v;
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity (world, rad/s); ignored for static bodies.
+    pub fn set_angular_velocity(
+        &mut self,
+        h: BodyHandle,
+        w: AngVector<D>,
+    ) -> Result<(), WorldError> {
+        check_ang::<D>("angular_velocity", &w)?;
+        let b = self.body_mut(h)?;
+        if b.kind != BodyKind::Static {
+            b.angular_velocity = w;
+        }
+        Ok(())
+    }
+
+    /// Adds a force (world, N) through the centre of mass for the next step.
+    pub fn apply_force(&mut self, h: BodyHandle, f: Vector<D>) -> Result<(), WorldError> {
+        check_finite_all("force", f.iter())?;
+        self.body_mut(h)?.force += f;
+        Ok(())
+    }
+
+    /// Adds a torque (world, N m) for the next step.
+    pub fn apply_torque(&mut self, h: BodyHandle, t: AngVector<D>) -> Result<(), WorldError> {
+        check_ang::<D>("torque", &t)?;
+        self.body_mut(h)?.torque += t;
+        Ok(())
+    }
+
+    /// Adds a force (world, N) acting at the world point `p` for the next step.
+    pub fn apply_force_at_point(
+        &mut self,
+        h: BodyHandle,
+        f: Vector<D>,
+        p: Vector<D>,
+    ) -> Result<(), WorldError> {
+        check_finite_all("force", f.iter())?;
+        check_finite_all("point", p.iter())?;
+        let b = self.body_mut(h)?;
+        let r = p - b.center_of_mass();
+        b.force += f;
+        b.torque += Space::<D>::cross(&r, &f);
+        Ok(())
+    }
+
+    /// Applies an impulse (world, N s) through the centre of mass now (dynamic bodies only).
+    pub fn apply_impulse(&mut self, h: BodyHandle, j: Vector<D>) -> Result<(), WorldError> {
+        check_finite_all("impulse", j.iter())?;
+        let b = self.body_mut(h)?;
+        b.linear_velocity += j * b.inv_mass;
+        Ok(())
+    }
+
+    /// Applies an angular impulse (world, N m s) now (dynamic bodies only).
+    pub fn apply_angular_impulse(
+        &mut self,
+        h: BodyHandle,
+        j: AngVector<D>,
+    ) -> Result<(), WorldError> {
+        check_ang::<D>("angular_impulse", &j)?;
+        let b = self.body_mut(h)?;
+        let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
+        b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &j);
+        Ok(())
+    }
+
+    /// Applies an impulse (world, N s) at the world point `p` now (dynamic bodies only).
+    pub fn apply_impulse_at_point(
+        &mut self,
+        h: BodyHandle,
+        j: Vector<D>,
+        p: Vector<D>,
+    ) -> Result<(), WorldError> {
+        check_finite_all("impulse", j.iter())?;
+        check_finite_all("point", p.iter())?;
+        let b = self.body_mut(h)?;
+        let r = p - b.center_of_mass();
+        let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
+        b.linear_velocity += j * b.inv_mass;
+        b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &Space::<D>::cross(&r, &j));
+        Ok(())
+    }
+
+    /// The current contacts (manifolds of the last step) of body `h`, in pair order,
+    /// with normals pointing away from `h`. Empty for a stale handle.
+    pub fn contacts_of(&self, h: BodyHandle) -> Vec<BodyContact<D>> {
+        if !self.bodies.contains(h) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for pair in &self.contacts {
+            let (Some(ca), Some(cb)) = (self.colliders.get(pair.a), self.colliders.get(pair.b))
+            else {
+                continue;
+            };
+            let side = if ca.body == h {
+                Some((false, cb.body))
+            } else if cb.body == h {
+                Some((true, ca.body))
+            } else {
+                None
+            };
+            if let Some((flip, other)) = side {
+                out.extend(
+                    pair.manifolds
+                        .iter()
+                        .map(|m| BodyContact::from_pair(pair, m, other, flip)),
+                );
+            }
+        }
+        out
+    }
+
+    /// Every pair's manifolds of the last step, sorted by collider pair.
+    pub fn contact_pairs(&self) -> &[PairContacts<D>] {
+        &self.contacts
+    }
+}
+
+/// A collider's mass properties in its own frame, checking that a dynamic body gets finite mass.
+fn collider_mass<const D: usize>(
+    desc: &ColliderDesc<D>,
+    kind: BodyKind,
+) -> Result<MassProperties<D>, WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    let unit = unit_mass_properties(&desc.shape);
+    let unit = match (unit, kind) {
+        (Some(u), _) => u,
+        (None, BodyKind::Dynamic) => {
+            return Err(WorldError::invalid(
+                "shape",
+                "an unbounded shape (e.g. a half-space) has no finite mass; attach it to a static or kinematic body",
+            ))
+        }
+        (None, _) => return Ok(MassProperties::zero()),
+    };
+    Ok(match desc.mass {
+        Some(m) if unit.mass > 0.0 => unit.scaled(m / unit.mass),
+        Some(_) => {
+            return Err(WorldError::invalid(
+                "mass",
+                "the shape has no volume to carry a mass",
+            ))
+        }
+        None => unit.scaled(desc.density),
+    })
+}

@@ -1,0 +1,81 @@
+//! Scene builders shared by the root physics tests, written once for 2D and 3D.
+#![allow(dead_code)]
+
+use fathom::math::{Dim, Real, Space, Vector};
+use fathom::world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World, WorldSettings};
+
+/// Standard gravity, m/s².
+pub const G: Real = 9.81;
+
+/// The unit vector along axis `i`.
+pub fn axis<const D: usize>(i: usize) -> Vector<D> {
+    let mut v = Vector::<D>::zeros();
+    v[i] = 1.0;
+    v
+}
+
+/// World "up" (+y).
+pub fn up<const D: usize>() -> Vector<D> {
+    axis::<D>(1)
+}
+
+/// A world with gravity `g` (world, m/s²) and default dt and substeps.
+pub fn world_with_gravity<const D: usize>(g: Vector<D>) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    World::new(WorldSettings { gravity: g, ..WorldSettings::default() }).expect("valid settings")
+}
+
+/// A static ground: the half-space y <= 0 with the given friction and restitution.
+pub fn add_ground_plane<const D: usize>(w: &mut World<D>, friction: Real, restitution: Real) -> BodyHandle
+where
+    Space<D>: Dim<D>,
+{
+    let plane = Shape::<D>::half_space(up::<D>(), 0.0).expect("unit normal");
+    let c = ColliderDesc::new(plane).friction(friction).restitution(restitution);
+    w.add_body(&BodyDesc::fixed().collider(c)).expect("valid ground")
+}
+
+/// A static ground box whose top face is at y = 0.
+pub fn add_ground_box<const D: usize>(w: &mut World<D>, half_width: Real) -> BodyHandle
+where
+    Space<D>: Dim<D>,
+{
+    let mut half = Vector::<D>::repeat(half_width);
+    half[1] = 0.5;
+    let shape = Shape::<D>::cuboid(half).expect("positive sizes");
+    w.add_body(&BodyDesc::fixed().position(-up::<D>() * 0.5).collider(ColliderDesc::new(shape)))
+        .expect("valid ground")
+}
+
+/// A dynamic cube (square in 2D) of half extent `h` at `p`.
+pub fn add_box<const D: usize>(w: &mut World<D>, p: Vector<D>, h: Real, friction: Real) -> BodyHandle
+where
+    Space<D>: Dim<D>,
+{
+    let shape = Shape::<D>::cuboid(Vector::<D>::repeat(h)).expect("positive size");
+    let c = ColliderDesc::new(shape).friction(friction);
+    w.add_body(&BodyDesc::dynamic().position(p).collider(c)).expect("valid box")
+}
+
+/// A dynamic ball of radius `r` at `p`.
+pub fn add_ball<const D: usize>(w: &mut World<D>, p: Vector<D>, r: Real, restitution: Real) -> BodyHandle
+where
+    Space<D>: Dim<D>,
+{
+    let shape = Shape::<D>::ball(r).expect("positive radius");
+    let c = ColliderDesc::new(shape).restitution(restitution);
+    w.add_body(&BodyDesc::dynamic().position(p).collider(c)).expect("valid ball")
+}
+
+/// Steps `w` for `seconds` of simulated time.
+pub fn run<const D: usize>(w: &mut World<D>, seconds: Real)
+where
+    Space<D>: Dim<D>,
+{
+    let steps = (seconds / w.settings().dt).round() as usize;
+    for _ in 0..steps {
+        w.step();
+    }
+}

@@ -1,8 +1,17 @@
 //! Fathom: a 2D and 3D rigid-body physics engine whose collision detection is
 //! built on signed distance fields.
 //!
-//! This facade re-exports the workspace crates under one name.
+//! This facade re-exports the workspace crates under one name, and holds what
+//! the `fathom` command line needs: scene files of either dimension
+//! ([`SceneFile`]), the shipped demo scenes ([`demo_scenes`]) and headless
+//! runs ([`headless`]).
 #![warn(missing_docs)]
+
+pub mod demo_scenes;
+pub mod headless;
+mod scene_file;
+
+pub use scene_file::SceneFile;
 
 pub use fathom_broadphase as broadphase;
 pub use fathom_ccd as ccd;

@@ -1,0 +1,112 @@
+//! Headless runs: step a scene without drawing it and report what happened.
+//!
+//! This is what `fathom run` prints. Everything in the report but the timing
+//! is a pure function of the scene and the step count; `state_hash` lets two
+//! runs (other thread counts, other machines of the same build) be compared
+//! for bit-identity.
+
+use crate::SceneFile;
+use fathom_math::{Dim, Space};
+use fathom_world::{Scene, SceneError, World};
+use serde::Serialize;
+use std::time::Instant;
+
+/// What a headless run measured. Serialises to the JSON of `fathom run --json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Scene name (the file stem).
+    pub scene: String,
+    /// 2 or 3.
+    pub dimension: usize,
+    /// Steps taken.
+    pub steps: u64,
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Contact points at the end.
+    pub contacts: usize,
+    /// Median wall-clock time of one step, milliseconds.
+    pub ms_per_step: f64,
+    /// Deepest penetration among the final contacts, metres (0 when none).
+    pub max_penetration: f32,
+    /// Kinetic energy at the end, joules.
+    pub kinetic_energy: f32,
+    /// 64-bit hash of every body's pose and velocity bits in handle order.
+    pub state_hash: u64,
+}
+
+/// Steps `scene` `steps` times, calling `progress` after each step with the
+/// number done. Runs on the current rayon pool (install one to pick the thread count).
+pub fn run_scene(
+    name: &str,
+    scene: &SceneFile,
+    steps: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunReport, SceneError> {
+    match scene {
+        SceneFile::Scene2D(s) => run_dim(name, s, steps, progress),
+        SceneFile::Scene3D(s) => run_dim(name, s, steps, progress),
+    }
+}
+
+fn run_dim<const D: usize>(
+    name: &str,
+    scene: &Scene<D>,
+    steps: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunReport, SceneError>
+where
+    Space<D>: Dim<D>,
+{
+    let mut world = scene.build()?;
+    let mut times = Vec::with_capacity(steps as usize);
+    for i in 0..steps {
+        let start = Instant::now();
+        world.step();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        progress(i + 1);
+    }
+    Ok(report(name, &world, steps, median(&mut times)))
+}
+
+fn report<const D: usize>(name: &str, world: &World<D>, steps: u64, ms: f64) -> RunReport
+where
+    Space<D>: Dim<D>,
+{
+    RunReport {
+        scene: name.to_string(),
+        dimension: D,
+        steps,
+        bodies: world.body_count(),
+        contacts: world.contact_count(),
+        ms_per_step: ms,
+        max_penetration: world.max_penetration(),
+        kinetic_energy: world.kinetic_energy(),
+        state_hash: world.state_hash(),
+    }
+}
+
+/// The median of `xs` (0 for none); sorts in place.
+fn median(xs: &mut [f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len() / 2;
+    if xs.len() % 2 == 1 {
+        xs[m]
+    } else {
+        0.5 * (xs[m - 1] + xs[m])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
+}

@@ -1,0 +1,162 @@
+//! The `fathom` command line: run scenes headless, list them, compare SDF
+//! collision against triangle meshes.
+
+use clap::{Parser, Subcommand};
+use fathom::demo_scenes::{demo_scene, DEMO_SCENES};
+use fathom::headless::{run_scene, RunReport};
+use fathom::SceneFile;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "fathom",
+    version,
+    about = "Fathom: SDF rigid-body physics in 2D and 3D"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Step a scene headless and print a summary (or one JSON object).
+    Run {
+        /// A scene file, or the name of a shipped scene (see `fathom scenes`).
+        scene: String,
+        /// Number of steps.
+        #[arg(long, default_value_t = 600)]
+        steps: u64,
+        /// Worker threads for the parallel stages (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print exactly one JSON object instead of the summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the shipped scenes.
+    Scenes,
+}
+
+/// The scene `fathom` runs when given no command.
+const DEFAULT_SCENE: &str = "pyramid_3d";
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Run {
+            scene,
+            steps,
+            threads,
+            json,
+        }) => run(&scene, steps, threads, json),
+        Some(Command::Scenes) => {
+            list_scenes();
+            Ok(())
+        }
+        None => {
+            eprintln!("fathom: running the default scene `{DEFAULT_SCENE}` headless for 300 steps");
+            run(DEFAULT_SCENE, 300, None, false)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("fathom: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list_scenes() {
+    for s in DEMO_SCENES {
+        println!("{:<14} {}", s.name, s.description);
+    }
+}
+
+/// Folder of the shipped scene files (next to the package, or `./scenes`).
+fn scenes_dir() -> PathBuf {
+    let here = Path::new("scenes");
+    if here.is_dir() {
+        return here.to_path_buf();
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
+}
+
+/// Loads `arg` as a file if it is one, else as a shipped scene by name.
+fn load_scene(arg: &str) -> Result<(String, SceneFile), String> {
+    let path = Path::new(arg);
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(arg)
+        .to_string();
+    if path.is_file() {
+        let scene =
+            SceneFile::from_ron_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok((name, scene));
+    }
+    let file = scenes_dir().join(format!("{arg}.ron"));
+    if file.is_file() {
+        let scene =
+            SceneFile::from_ron_file(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        return Ok((name, scene));
+    }
+    if let Some(demo) = demo_scene(arg) {
+        return Ok((name, (demo.build)()));
+    }
+    let names: Vec<&str> = DEMO_SCENES.iter().map(|s| s.name).collect();
+    Err(format!(
+        "no scene file or shipped scene named `{arg}`; shipped scenes: {}",
+        names.join(", ")
+    ))
+}
+
+fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), String> {
+    let (name, scene) = load_scene(arg)?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(k) = threads {
+        if k == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        builder = builder.num_threads(k);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let bar = if json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(steps)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, eta {eta}")
+            .expect("a valid template"),
+    );
+    let report = pool
+        .install(|| run_scene(&name, &scene, steps, &mut |i| bar.set_position(i)))
+        .map_err(|e| format!("{arg}: {e}"))?;
+    bar.finish_and_clear();
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        print_summary(&report);
+    }
+    Ok(())
+}
+
+fn print_summary(r: &RunReport) {
+    println!("scene            {} ({}D)", r.scene, r.dimension);
+    println!("steps            {}", r.steps);
+    println!("bodies           {}", r.bodies);
+    println!("contacts         {}", r.contacts);
+    println!("ms per step      {:.3} (median)", r.ms_per_step);
+    println!("max penetration  {:.5} m", r.max_penetration);
+    println!("kinetic energy   {:.4} J", r.kinetic_energy);
+    println!("state hash       {:016x}", r.state_hash);
+}

@@ -1,0 +1,147 @@
+//! The `fathom` command line, run as a user runs it: every shipped scene
+//! steps headless and prints one JSON object with finite values; bad input
+//! exits non-zero with an error that says where and what.
+
+use fathom::demo_scenes::DEMO_SCENES;
+use fathom::SceneFile;
+use std::path::Path;
+use std::process::Command;
+
+fn fathom() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fathom"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn scene_path(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(format!("{name}.ron"))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn shipped_scene_files_match_their_builders() {
+    for demo in DEMO_SCENES {
+        let text = std::fs::read_to_string(scene_path(demo.name)).expect("scene file exists");
+        let expected = format!("{}\n", (demo.build)().to_ron_string().unwrap());
+        assert!(
+            text == expected,
+            "scenes/{}.ron differs from its builder: run `cargo run --example write_scenes`",
+            demo.name
+        );
+        let parsed = SceneFile::from_ron_str(&text).unwrap();
+        assert_eq!(
+            parsed,
+            (demo.build)(),
+            "{} does not round-trip through RON",
+            demo.name
+        );
+    }
+}
+
+#[test]
+fn every_shipped_scene_runs_600_steps_to_valid_json() {
+    for demo in DEMO_SCENES {
+        let out = fathom()
+            .args(["run", &scene_path(demo.name), "--steps", "600", "--json"])
+            .output()
+            .expect("fathom runs");
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            demo.name,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            stdout.lines().count(),
+            1,
+            "exactly one JSON object: {stdout}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(v["scene"], demo.name);
+        assert_eq!(v["steps"], 600);
+        assert_eq!(
+            v["bodies"].as_u64().unwrap() as usize,
+            (demo.build)().body_count()
+        );
+        for key in ["ms_per_step", "max_penetration", "kinetic_energy"] {
+            let x = v[key].as_f64().unwrap_or(f64::NAN);
+            assert!(
+                x.is_finite() && x >= 0.0,
+                "{}: {key} = {}",
+                demo.name,
+                v[key]
+            );
+        }
+        assert!(
+            v["contacts"].is_u64() && v["state_hash"].is_u64(),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_the_state() {
+    let hash = |threads: &str| {
+        let out = fathom()
+            .args([
+                "run",
+                "tower_3d",
+                "--steps",
+                "120",
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["state_hash"].as_u64().unwrap()
+    };
+    assert_eq!(hash("1"), hash("2"));
+}
+
+#[test]
+fn malformed_scene_reports_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("fathom-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.ron");
+    std::fs::write(
+        &path,
+        "Scene2D(\n    gravity: (0.0, -9.81),\n    dt: oops,\n)",
+    )
+    .unwrap();
+    let out = fathom()
+        .args(["run", path.to_str().unwrap(), "--steps", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3"), "names the line: {err}");
+
+    std::fs::write(&path, "Scene2D(dt: -1.0)").unwrap();
+    let out = fathom()
+        .args(["run", path.to_str().unwrap(), "--steps", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("dt"), "names the field: {err}");
+}
+
+#[test]
+fn unknown_scene_lists_the_shipped_ones() {
+    let out = fathom()
+        .args(["run", "no_such_scene", "--steps", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for demo in DEMO_SCENES {
+        assert!(err.contains(demo.name), "lists {}: {err}", demo.name);
+    }
+}

@@ -1,7 +1,9 @@
 //! Tests across the crate, written once as generic functions and run for D = 2 and D = 3.
 
+mod bad_input;
 mod catalogue;
 mod grids;
+mod meshing;
 mod oracle;
 mod properties;
 mod roundtrip;

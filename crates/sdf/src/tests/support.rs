@@ -2,16 +2,18 @@
 
 use fathom_math::{Aabb, Real, Vector};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestRng, TestRunner};
 
-/// A runner with a bounded number of cases (keeps the suite fast) and a fixed seed source
-/// (proptest's default: deterministic per test name unless PROPTEST env vars change it).
+/// A runner with a bounded number of cases (keeps the suite fast) and a fixed seed, so that
+/// CI sees the same cases on every run.
 pub fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
+    let config = Config {
         cases,
         failure_persistence: None,
         ..Config::default()
-    })
+    };
+    let rng = TestRng::deterministic_rng(config.rng_algorithm);
+    TestRunner::new_with_rng(config, rng)
 }
 
 /// A strategy for points uniformly in `region`.
@@ -23,7 +25,7 @@ pub fn point_in<const D: usize>(region: Aabb<D>) -> impl Strategy<Value = Vector
 
 /// A strategy for small offsets: each component in `[-size, size]`.
 pub fn offset<const D: usize>(size: Real) -> impl Strategy<Value = Vector<D>> {
-    proptest::collection::vec(-size..=size, D).prop_map(|v| Vector::<D>::from_vec(v))
+    proptest::collection::vec(-size..=size, D).prop_map(Vector::<D>::from_vec)
 }
 
 /// Unit directions spread over the circle (D = 2) or sphere (D = 3, Fibonacci lattice).

@@ -86,19 +86,14 @@ where
             let p = pose.transform_point(&(*x).into()).coords - n * f.value(x)?;
             Ok((p, n))
         };
-    let (p_s, n_s) = witness(s, pose_s, &x_s)?;
+    let (p_s, _) = witness(s, pose_s, &x_s)?;
     let (p_o, n_o) = witness(o, pose_o, &x_o)?;
-    let ((point_a, n_a), (point_b, n_b)) = if a_is_search {
-        ((p_s, n_s), (p_o, n_o))
+    // At the closest point of the searched shape, the other field's gradient is the
+    // direction of the closest pair (a vertex-face contact gets the face's normal).
+    let (point_a, point_b, normal) = if a_is_search {
+        (p_s, p_o, -n_o)
     } else {
-        ((p_o, n_o), (p_s, n_s))
-    };
-    // A's outward normal and the reverse of B's agree at a contact; average them.
-    let both = n_a - n_b;
-    let normal = if both.norm() > 1e-6 {
-        both.normalize()
-    } else {
-        n_a
+        (p_o, p_s, n_o)
     };
     Ok(Some(Separation {
         lower: m.lower,

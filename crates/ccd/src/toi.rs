@@ -108,6 +108,12 @@ where
         };
         evals_left = evals_left.saturating_sub(sep.evals);
         if iterations == 0 && sep.upper < 0.0 {
+            // The first sample inside proves the overlap; refine to the deepest.
+            let deepest = Stop {
+                threshold: Real::NEG_INFINITY,
+                ..stop
+            };
+            let sep = separation(&fa, &pose_a, &fb, &pose_b, &deepest, &mut heap)?.unwrap_or(sep);
             return Ok(overlapping(&sep));
         }
         if sep.upper < opts.epsilon {

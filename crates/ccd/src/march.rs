@@ -90,7 +90,7 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
             return Ok(hit(field, probe.radius(), &s, t, max_dist, center, steps));
         }
         // A budget-starved probe may not prove any clearance: report the cap, not a miss.
-        if !(s.lower > 0.0) {
+        if s.lower <= 0.0 || s.lower.is_nan() {
             return Ok(CastResult::StepCap {
                 distance_reached: t,
                 steps,

@@ -119,7 +119,7 @@ where
         if sep.upper < opts.epsilon {
             return Ok(impact(&sep, t, pose_a, pose_b, iterations));
         }
-        if !(sep.lower > 0.0) {
+        if sep.lower <= 0.0 || sep.lower.is_nan() {
             return Ok(ToiResult::IterationCap {
                 time_reached: t,
                 iterations,

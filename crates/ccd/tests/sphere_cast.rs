@@ -372,3 +372,57 @@ fn bad_input_is_a_typed_error() {
     bad_input::<2>();
     bad_input::<3>();
 }
+
+/// Sphere cast at a ball in closed form: the centre meets the ball inflated by the radius.
+fn against_inflated_ball<const D: usize>(origin: Vector<D>, dir: Vector<D>, r: Real, rb: Real) {
+    let Some(dir) = dir.try_normalize(1e-3) else {
+        return;
+    };
+    let opts = CastOptions::default();
+    let res = sphere_cast::<D>(&Ball::new(rb).unwrap(), &origin, &dir, r, 10.0, &opts).unwrap();
+    let big = rb + r;
+    let (b, c) = (origin.dot(&dir), origin.norm_squared() - big * big);
+    let disc = b * b - c;
+    match res {
+        CastResult::StartedInside { depth, .. } => {
+            assert!(
+                c < 0.0 && (depth - (big - origin.norm())).abs() < 1e-4,
+                "{depth}"
+            );
+        }
+        CastResult::Hit {
+            distance, center, ..
+        } => {
+            let gap = center.norm() - big;
+            assert!((-ROUND..opts.epsilon + ROUND).contains(&gap), "gap {gap}");
+            // Entry cosine sqrt(disc) / big: a gap of epsilon is epsilon / cos along the path.
+            let cos = disc.max(0.0).sqrt() / big;
+            if cos > 0.05 {
+                let exact = -b - disc.sqrt();
+                assert!(
+                    distance <= exact + ROUND && distance >= exact - (opts.epsilon + ROUND) / cos
+                );
+            }
+        }
+        CastResult::Miss { .. } => {
+            // Never entering the inflated ball: no real root ahead within 10 m.
+            let enters = disc > 0.0 && -b - disc.sqrt() <= 10.0 && -b + disc.sqrt() >= 0.0;
+            assert!(!enters || disc.sqrt() < 1e-3, "missed an entering path");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+    #[test]
+    fn sphere_cast_matches_closed_form(
+        o in proptest::array::uniform3(-5.0f32..5.0),
+        d in proptest::array::uniform3(-1.0f32..1.0),
+        r in 0.0f32..0.5,
+        rb in 0.2f32..1.5,
+    ) {
+        against_inflated_ball::<2>(Vector::<2>::new(o[0], o[1]), Vector::<2>::new(d[0], d[1]), r, rb);
+        against_inflated_ball::<3>(Vector::<3>::from(o), Vector::<3>::from(d), r, rb);
+    }
+}

@@ -146,9 +146,9 @@ impl<const D: usize> Grid<D> {
     fn at(&self, index: &[usize; D]) -> Real {
         let mut flat = 0;
         let mut stride = 1;
-        for i in 0..D {
-            flat += index[i] * stride;
-            stride *= self.counts[i];
+        for (k, n) in index.iter().zip(self.counts.iter()) {
+            flat += k * stride;
+            stride *= n;
         }
         self.values[flat]
     }

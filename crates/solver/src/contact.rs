@@ -339,8 +339,12 @@ where
                 p.relative_velocity = p.relative_velocity.min(vn);
             }
             p.normal_impulse = new_impulse;
-            p.total_normal_impulse += applied;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            if !use_bias {
+                // Relaxation is the substep's last pass: the warm start plus every change
+                // since add up to the accumulated impulse, which is what the substep applied.
+                p.total_normal_impulse += new_impulse;
+            }
             let (r_a, r_b) = (p.r_a, p.r_b);
             apply(&mut pair, bodies, self, &r_a, &r_b, &(n * applied));
         }

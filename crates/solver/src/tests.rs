@@ -192,6 +192,12 @@ where
         "{}",
         c.points[0].normal_impulse
     );
+    // Over the whole step the contact delivers the weight's impulse m g dt.
+    let total = c.points[0].total_normal_impulse;
+    assert!(
+        (total - 2.0 * G * DT).abs() < 0.01 * 2.0 * G * DT,
+        "{total}"
+    );
     assert!(
         bodies[1].center[1] > r - 0.005,
         "sank to {}",

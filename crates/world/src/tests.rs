@@ -161,3 +161,102 @@ fn defaults_fill_missing_scene_fields() {
     assert_eq!(b.position(), Vector::<2>::new(1.0, 2.0));
     assert_eq!(w.settings().solver.substeps, 4);
 }
+
+fn ground_and_ball<const D: usize>() -> (World<D>, BodyHandle)
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let plane = ColliderDesc::new(Shape::<D>::half_space(up::<D>(), 0.0).unwrap());
+    w.add_body(&BodyDesc::fixed().collider(plane)).unwrap();
+    let ball = w
+        .add_body(&ball_body::<D>(0.5).position(up::<D>() * 0.6))
+        .unwrap();
+    (w, ball)
+}
+
+fn resting_contact_reports_the_weight<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let (mut w, ball) = ground_and_ball::<D>();
+    for _ in 0..120 {
+        w.step();
+    }
+    let contacts = w.contacts_of(ball);
+    assert_eq!(contacts.len(), 1);
+    let c = &contacts[0];
+    // The normal points from the ball to the ground, and the step's impulse carries the weight
+    // (1% for the soft contact still settling).
+    assert!(
+        (c.normal + up::<D>()).norm() < 1e-3,
+        "normal {:?}",
+        c.normal
+    );
+    let weight = w.body(ball).unwrap().mass() * 9.81 * w.settings().dt;
+    let total: Real = c.points.iter().map(|p| p.normal_impulse).sum();
+    assert!(
+        (total - weight).abs() < 0.01 * weight,
+        "{total} vs {weight}"
+    );
+    assert!(w.max_penetration() < 0.01 && w.contact_count() == 1);
+}
+
+#[test]
+fn resting_contact_reports_the_weight_both_dimensions() {
+    resting_contact_reports_the_weight::<2>();
+    resting_contact_reports_the_weight::<3>();
+}
+
+fn kinematic_bodies_follow_their_velocity<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let (mut w, ball) = ground_and_ball::<D>();
+    let mut x = Vector::<D>::zeros();
+    x[0] = 1.0;
+    let pusher = BodyDesc::kinematic()
+        .position(up::<D>() * 0.5 - x * 2.0)
+        .linear_velocity(x)
+        .collider(ColliderDesc::new(Shape::<D>::ball(0.5).unwrap()));
+    let k = w.add_body(&pusher).unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    // Gravity and the ball it pushes do not slow it: 2 m in 2 s (f32 round-off only).
+    let p = w.body(k).unwrap().position();
+    assert!(
+        (p - up::<D>() * 0.5).norm() < 1e-3,
+        "kinematic body at {p:?}"
+    );
+    assert!(
+        w.body(ball).unwrap().position()[0] > 0.5,
+        "the ball was not pushed"
+    );
+}
+
+#[test]
+fn kinematic_bodies_follow_their_velocity_both_dimensions() {
+    kinematic_bodies_follow_their_velocity::<2>();
+    kinematic_bodies_follow_their_velocity::<3>();
+}
+
+#[test]
+fn serialised_world_resumes_bit_identically() {
+    let (mut w, _) = ground_and_ball::<3>();
+    let _ = w
+        .add_body(&ball_body::<3>(0.4).position(Vector::<3>::new(0.3, 2.0, 0.1)))
+        .unwrap();
+    for _ in 0..30 {
+        w.step();
+    }
+    let config = bincode::config::standard();
+    let bytes = bincode::serde::encode_to_vec(&w, config).unwrap();
+    let (mut restored, _): (World3, _) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
+    assert_eq!(restored.state_hash(), w.state_hash());
+    for _ in 0..60 {
+        w.step();
+        restored.step();
+    }
+    assert_eq!(restored.state_hash(), w.state_hash());
+}

@@ -34,7 +34,10 @@ impl<const D: usize> Aabb<D> {
 
     /// A box from its centre and half extents.
     pub fn from_center_half_extents(center: Vector<D>, half: Vector<D>) -> Self {
-        Self { min: center - half, max: center + half }
+        Self {
+            min: center - half,
+            max: center + half,
+        }
     }
 
     /// The smallest box containing every point; [`Aabb::EMPTY`] for none.
@@ -44,27 +47,40 @@ impl<const D: usize> Aabb<D> {
 
     /// True when the box is finite and `min <= max` on every axis.
     pub fn is_valid(&self) -> bool {
-        (0..D).all(|i| self.min[i].is_finite() && self.max[i].is_finite() && self.min[i] <= self.max[i])
+        (0..D).all(|i| {
+            self.min[i].is_finite() && self.max[i].is_finite() && self.min[i] <= self.max[i]
+        })
     }
 
     /// True when `min > max` on some axis (the box holds no point).
+    /// A NaN bound also makes the box empty, which is why the comparison is negated.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn is_empty(&self) -> bool {
         (0..D).any(|i| !(self.min[i] <= self.max[i]))
     }
 
     /// This box grown to include `p`.
     pub fn including(&self, p: &Vector<D>) -> Self {
-        Self { min: self.min.inf(p), max: self.max.sup(p) }
+        Self {
+            min: self.min.inf(p),
+            max: self.max.sup(p),
+        }
     }
 
     /// The smallest box containing both.
     pub fn merge(&self, other: &Self) -> Self {
-        Self { min: self.min.inf(&other.min), max: self.max.sup(&other.max) }
+        Self {
+            min: self.min.inf(&other.min),
+            max: self.max.sup(&other.max),
+        }
     }
 
     /// The common part of both, or `None` when they do not overlap.
     pub fn intersection(&self, other: &Self) -> Option<Self> {
-        let b = Self { min: self.min.sup(&other.min), max: self.max.inf(&other.max) };
+        let b = Self {
+            min: self.min.sup(&other.min),
+            max: self.max.inf(&other.max),
+        };
         (!b.is_empty()).then_some(b)
     }
 
@@ -146,12 +162,18 @@ impl<const D: usize> Aabb<D> {
     /// The box grown by `margin` on every side (shrunk for a negative margin).
     pub fn loosened(&self, margin: Real) -> Self {
         let m = Vector::<D>::repeat(margin);
-        Self { min: self.min - m, max: self.max + m }
+        Self {
+            min: self.min - m,
+            max: self.max + m,
+        }
     }
 
     /// The box moved by `offset`.
     pub fn translated(&self, offset: &Vector<D>) -> Self {
-        Self { min: self.min + offset, max: self.max + offset }
+        Self {
+            min: self.min + offset,
+            max: self.max + offset,
+        }
     }
 
     /// Squared distance from `p` to the box (zero inside).
@@ -179,7 +201,12 @@ impl<const D: usize> Aabb<D> {
 
     /// The ray-slab test: the entry and exit parameters `t` of the ray
     /// `origin + t * dir` with `t` in `[0, max_t]`, or `None` on a miss.
-    pub fn ray_interval(&self, origin: &Vector<D>, dir: &Vector<D>, max_t: Real) -> Option<(Real, Real)> {
+    pub fn ray_interval(
+        &self,
+        origin: &Vector<D>,
+        dir: &Vector<D>,
+        max_t: Real,
+    ) -> Option<(Real, Real)> {
         let mut t0: Real = 0.0;
         let mut t1 = max_t;
         for i in 0..D {
@@ -190,7 +217,10 @@ impl<const D: usize> Aabb<D> {
                 continue;
             }
             let inv = 1.0 / dir[i];
-            let (mut a, mut b) = ((self.min[i] - origin[i]) * inv, (self.max[i] - origin[i]) * inv);
+            let (mut a, mut b) = (
+                (self.min[i] - origin[i]) * inv,
+                (self.max[i] - origin[i]) * inv,
+            );
             if a > b {
                 std::mem::swap(&mut a, &mut b);
             }
@@ -224,7 +254,10 @@ mod tests {
     fn empty_is_identity_of_merge_and_from_points() {
         let pts = [Vector2::new(1.0, -2.0), Vector2::new(-1.0, 3.0)];
         let b = Aabb::from_points(&pts);
-        assert_eq!(b, Aabb::new(Vector2::new(-1.0, -2.0), Vector2::new(1.0, 3.0)));
+        assert_eq!(
+            b,
+            Aabb::new(Vector2::new(-1.0, -2.0), Vector2::new(1.0, 3.0))
+        );
         assert_eq!(Aabb::<2>::EMPTY.merge(&b), b);
         assert!(Aabb::<2>::EMPTY.is_empty());
     }
@@ -266,9 +299,15 @@ mod tests {
     #[test]
     fn ray_interval_hits_and_misses() {
         let b = Aabb::<3>::new(Vector3::new(-1.0, -1.0, -1.0), Vector3::new(1.0, 1.0, 1.0));
-        let (t0, t1) = b.ray_interval(&Vector3::new(-5.0, 0.0, 0.0), &Vector3::x(), 100.0).unwrap();
+        let (t0, t1) = b
+            .ray_interval(&Vector3::new(-5.0, 0.0, 0.0), &Vector3::x(), 100.0)
+            .unwrap();
         assert_eq!((t0, t1), (4.0, 6.0));
-        assert!(b.ray_interval(&Vector3::new(-5.0, 2.0, 0.0), &Vector3::x(), 100.0).is_none());
-        assert!(b.ray_interval(&Vector3::new(-5.0, 0.0, 0.0), &Vector3::x(), 3.0).is_none());
+        assert!(b
+            .ray_interval(&Vector3::new(-5.0, 2.0, 0.0), &Vector3::x(), 100.0)
+            .is_none());
+        assert!(b
+            .ray_interval(&Vector3::new(-5.0, 0.0, 0.0), &Vector3::x(), 3.0)
+            .is_none());
     }
 }

@@ -252,7 +252,9 @@ impl Dim<3> for Space<3> {
         // Eigenvalues below a millionth of the largest are round-off of a zero.
         let eig = a.symmetric_eigen();
         let floor = eig.eigenvalues.amax() * 1e-6;
-        let inv = eig.eigenvalues.map(|x| if x > floor { inverse_or_zero(x) } else { 0.0 });
+        let inv = eig
+            .eigenvalues
+            .map(|x| if x > floor { inverse_or_zero(x) } else { 0.0 });
         eig.eigenvectors * Matrix3::from_diagonal(&inv) * eig.eigenvectors.transpose()
     }
     fn inertia_rotated(a: &Matrix3<Real>, r: &Self::Rotation) -> Matrix3<Real> {
@@ -272,7 +274,10 @@ impl Dim<3> for Space<3> {
         let b = n.x * n.y * a;
         let t1 = Vector3::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x);
         let t2 = Vector3::new(b, sign + n.y * n.y * a, -n.y);
-        [Unit::new_normalize(t1).into_inner(), Unit::new_normalize(t2).into_inner()]
+        [
+            Unit::new_normalize(t1).into_inner(),
+            Unit::new_normalize(t2).into_inner(),
+        ]
     }
 }
 
@@ -302,7 +307,11 @@ mod tests {
 
     #[test]
     fn tangents_are_orthonormal() {
-        for n in [Vector3::z(), -Vector3::z(), Vector3::new(1.0, 2.0, -3.0).normalize()] {
+        for n in [
+            Vector3::z(),
+            -Vector3::z(),
+            Vector3::new(1.0, 2.0, -3.0).normalize(),
+        ] {
             let [t1, t2] = Space::<3>::tangents(&n);
             assert!(t1.dot(&n).abs() < 1e-6 && t2.dot(&n).abs() < 1e-6 && t1.dot(&t2).abs() < 1e-6);
             assert!((t1.norm() - 1.0).abs() < 1e-6 && (t2.norm() - 1.0).abs() < 1e-6);
@@ -328,7 +337,11 @@ mod tests {
         // Spinning at pi/2 rad/s for 1 s in small steps gives a quarter turn.
         let mut q = UnitQuaternion::identity();
         for _ in 0..1000 {
-            q = Space::<3>::integrate_rotation(&q, &Vector3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2), 1e-3);
+            q = Space::<3>::integrate_rotation(
+                &q,
+                &Vector3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2),
+                1e-3,
+            );
         }
         assert!((q.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-3);
         let c = Space::<2>::integrate_rotation(&UnitComplex::identity(), &1.0, 0.5);

@@ -7,6 +7,7 @@
 //! runs ([`headless`]).
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod demo_scenes;
 pub mod headless;
 mod scene_file;

@@ -38,6 +38,18 @@ enum Command {
     },
     /// List the shipped scenes.
     Scenes,
+    /// Compare SDF collision against parry's triangle meshes on the same shapes.
+    Compare {
+        /// Fewer resolutions and shorter timing (under a minute).
+        #[arg(long)]
+        quick: bool,
+        /// Print one JSON array of rows instead of the markdown table.
+        #[arg(long)]
+        json: bool,
+        /// Also draw time against triangle count (log-log) into this PNG file.
+        #[arg(long, value_name = "FILE.png")]
+        plot: Option<PathBuf>,
+    },
 }
 
 /// The scene `fathom` runs when given no command.
@@ -56,6 +68,7 @@ fn main() -> ExitCode {
             list_scenes();
             Ok(())
         }
+        Some(Command::Compare { quick, json, plot }) => compare(quick, json, plot.as_deref()),
         None => {
             eprintln!("fathom: running the default scene `{DEFAULT_SCENE}` headless for 300 steps");
             run(DEFAULT_SCENE, 300, None, false)
@@ -146,6 +159,24 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
         );
     } else {
         print_summary(&report);
+    }
+    Ok(())
+}
+
+fn compare(quick: bool, json: bool, plot: Option<&Path>) -> Result<(), String> {
+    let opts = fathom::compare::CompareOptions { quick };
+    let mut progress = |line: &str| eprintln!("fathom compare: {line}");
+    let rows = fathom::compare::run(&opts, &mut progress).map_err(|e| e.to_string())?;
+    if let Some(path) = plot {
+        fathom::compare::draw_plot(&rows, path).map_err(|e| e.to_string())?;
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", fathom::compare::markdown_table(&rows));
     }
     Ok(())
 }

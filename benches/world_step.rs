@@ -29,8 +29,12 @@ where
     let mut half = Vector::<D>::repeat(half_width);
     half[1] = 0.5;
     let shape = Shape::<D>::cuboid(half).expect("positive sizes");
-    w.add_body(&BodyDesc::fixed().position(-up::<D>() * 0.5).collider(ColliderDesc::new(shape)))
-        .expect("valid ground");
+    w.add_body(
+        &BodyDesc::fixed()
+            .position(-up::<D>() * 0.5)
+            .collider(ColliderDesc::new(shape)),
+    )
+    .expect("valid ground");
 }
 
 fn pyramid_2d(base: usize) -> World<2> {
@@ -40,7 +44,8 @@ fn pyramid_2d(base: usize) -> World<2> {
         for i in 0..base - row {
             let x = (i as Real - 0.5 * (base - row - 1) as Real) * 1.0;
             let p = Vector::<2>::new(x, 0.5 + row as Real);
-            w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<2>(0.5))).expect("valid box");
+            w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<2>(0.5)))
+                .expect("valid box");
         }
     }
     w
@@ -55,7 +60,8 @@ fn pyramid_3d(base: usize) -> World<3> {
             for k in 0..n {
                 let off = 0.5 * (n - 1) as Real;
                 let p = Vector::<3>::new(i as Real - off, 0.5 + layer as Real, k as Real - off);
-                w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<3>(0.5))).expect("valid box");
+                w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<3>(0.5)))
+                    .expect("valid box");
             }
         }
     }
@@ -72,14 +78,20 @@ fn ball_pile() -> World<3> {
         let mut p = Vector::<3>::new(0.0, 8.0, 0.0);
         p[axis] = sign * 5.0;
         let wall = ColliderDesc::new(Shape::<3>::cuboid(half).expect("positive sizes"));
-        w.add_body(&BodyDesc::fixed().position(p).collider(wall)).expect("valid wall");
+        w.add_body(&BodyDesc::fixed().position(p).collider(wall))
+            .expect("valid wall");
     }
     for i in 0..1000 {
         let (x, z, y) = (i % 10, (i / 10) % 10, i / 100);
         let r = 0.2 + 0.2 * ((i * 37) % 11) as Real / 10.0;
-        let p = Vector::<3>::new(x as Real * 0.85 - 3.8, 1.0 + y as Real * 0.85, z as Real * 0.85 - 3.8);
+        let p = Vector::<3>::new(
+            x as Real * 0.85 - 3.8,
+            1.0 + y as Real * 0.85,
+            z as Real * 0.85 - 3.8,
+        );
         let ball = ColliderDesc::new(Shape::<3>::ball(r).expect("positive radius"));
-        w.add_body(&BodyDesc::dynamic().position(p).collider(ball)).expect("valid ball");
+        w.add_body(&BodyDesc::dynamic().position(p).collider(ball))
+            .expect("valid ball");
     }
     w
 }
@@ -92,7 +104,8 @@ where
     ground(&mut w, 5.0);
     for i in 0..10 {
         let p = up::<D>() * (0.5 + i as Real);
-        w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<D>(0.5))).expect("valid box");
+        w.add_body(&BodyDesc::dynamic().position(p).collider(cube::<D>(0.5)))
+            .expect("valid box");
     }
     w
 }

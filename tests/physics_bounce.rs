@@ -41,7 +41,10 @@ where
         // 3%: the impact falls inside a 1/240 s substep, so the approach speed the restitution
         // pass reflects is short by up to g h (0.04 of 6.3 m/s: 1.3% of the height), and the
         // rebound starts from a contact a few millimetres deep.
-        assert!((got - want).abs() < 0.03 * want, "D={D} e={e}: rebound {got} m, want {want} m");
+        assert!(
+            (got - want).abs() < 0.03 * want,
+            "D={D} e={e}: rebound {got} m, want {want} m"
+        );
     }
 }
 

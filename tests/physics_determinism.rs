@@ -32,7 +32,10 @@ fn hash_with_threads<const D: usize>(threads: usize) -> u64
 where
     Space<D>: Dim<D>,
 {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
     pool.install(|| {
         let mut w = scene::<D>();
         run(&mut w, 2.0);

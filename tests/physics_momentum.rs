@@ -20,7 +20,11 @@ where
     let a = w.add_body(&make(-2.0, 4.0)).unwrap();
     let b = w.add_body(&make(2.0, -6.0)).unwrap();
     let momentum = |w: &fathom::world::World<D>| {
-        [a, b].iter().map(|h| w.body(*h).unwrap()).map(|b| b.linear_velocity() * b.mass()).sum::<Vector<D>>()
+        [a, b]
+            .iter()
+            .map(|h| w.body(*h).unwrap())
+            .map(|b| b.linear_velocity() * b.mass())
+            .sum::<Vector<D>>()
     };
     let before = momentum(&w);
     let mut touched = false;
@@ -33,14 +37,26 @@ where
     let scale = 10.0 * w.body(a).unwrap().mass();
     // 0.1% of the momentum exchanged: contact impulses are equal and opposite, so only f32
     // round-off changes the total.
-    assert!((after - before).norm() < 1e-3 * scale, "D={D} e={e}: {before} -> {after}");
-    let (va, vb) = (w.body(a).unwrap().linear_velocity()[0], w.body(b).unwrap().linear_velocity()[0]);
+    assert!(
+        (after - before).norm() < 1e-3 * scale,
+        "D={D} e={e}: {before} -> {after}"
+    );
+    let (va, vb) = (
+        w.body(a).unwrap().linear_velocity()[0],
+        w.body(b).unwrap().linear_velocity()[0],
+    );
     if e == 1.0 {
         // Elastic, equal masses: the velocities swap (within 2%: the restitution pass uses the
         // approach speed at the start of the step of impact).
-        assert!((va + 6.0).abs() < 0.12 && (vb - 4.0).abs() < 0.12, "D={D}: {va} {vb}");
+        assert!(
+            (va + 6.0).abs() < 0.12 && (vb - 4.0).abs() < 0.12,
+            "D={D}: {va} {vb}"
+        );
     } else {
-        assert!(vb >= va - 1e-3, "D={D}: they pass through each other ({va}, {vb})");
+        assert!(
+            vb >= va - 1e-3,
+            "D={D}: they pass through each other ({va}, {vb})"
+        );
     }
 }
 

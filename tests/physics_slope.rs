@@ -36,17 +36,26 @@ where
     // The threshold within one degree: held one degree below it, sliding one degree above.
     let (_, v, dx) = slide::<D>(critical - one_degree, mu);
     // Held: under 1 mm/s and 1 cm of creep over 2 s (the soft contact settles by millimetres).
-    assert!(v.abs() < 1e-3 && dx.abs() < 0.01, "D={D}: slid below the critical angle (v {v}, dx {dx})");
+    assert!(
+        v.abs() < 1e-3 && dx.abs() < 0.01,
+        "D={D}: slid below the critical angle (v {v}, dx {dx})"
+    );
     let (_, v, dx) = slide::<D>(critical + one_degree, mu);
     // One degree above, g (sin a - mu cos a) = 0.15 m/s²: 0.3 m/s after 2 s.
-    assert!(v > 0.1 && dx > 0.1, "D={D}: held above the critical angle (v {v}, dx {dx})");
+    assert!(
+        v > 0.1 && dx > 0.1,
+        "D={D}: held above the critical angle (v {v}, dx {dx})"
+    );
     let a = 40.0f32.to_radians();
     let (v1, v2, _) = slide::<D>(a, mu);
     let want = G * (a.sin() - mu * a.cos());
     let got = v2 - v1;
     // 3%: kinetic friction is exact in the solver; measuring between 1 s and 2 s removes the
     // start-up (settling into the soft contact) from the estimate.
-    assert!((got - want).abs() < 0.03 * want, "D={D}: acceleration {got} m/s², want {want}");
+    assert!(
+        (got - want).abs() < 0.03 * want,
+        "D={D}: acceleration {got} m/s², want {want}"
+    );
 }
 
 #[test]

@@ -24,17 +24,28 @@ pub fn world_with_gravity<const D: usize>(g: Vector<D>) -> World<D>
 where
     Space<D>: Dim<D>,
 {
-    World::new(WorldSettings { gravity: g, ..WorldSettings::default() }).expect("valid settings")
+    World::new(WorldSettings {
+        gravity: g,
+        ..WorldSettings::default()
+    })
+    .expect("valid settings")
 }
 
 /// A static ground: the half-space y <= 0 with the given friction and restitution.
-pub fn add_ground_plane<const D: usize>(w: &mut World<D>, friction: Real, restitution: Real) -> BodyHandle
+pub fn add_ground_plane<const D: usize>(
+    w: &mut World<D>,
+    friction: Real,
+    restitution: Real,
+) -> BodyHandle
 where
     Space<D>: Dim<D>,
 {
     let plane = Shape::<D>::half_space(up::<D>(), 0.0).expect("unit normal");
-    let c = ColliderDesc::new(plane).friction(friction).restitution(restitution);
-    w.add_body(&BodyDesc::fixed().collider(c)).expect("valid ground")
+    let c = ColliderDesc::new(plane)
+        .friction(friction)
+        .restitution(restitution);
+    w.add_body(&BodyDesc::fixed().collider(c))
+        .expect("valid ground")
 }
 
 /// A static ground box whose top face is at y = 0.
@@ -45,28 +56,44 @@ where
     let mut half = Vector::<D>::repeat(half_width);
     half[1] = 0.5;
     let shape = Shape::<D>::cuboid(half).expect("positive sizes");
-    w.add_body(&BodyDesc::fixed().position(-up::<D>() * 0.5).collider(ColliderDesc::new(shape)))
-        .expect("valid ground")
+    w.add_body(
+        &BodyDesc::fixed()
+            .position(-up::<D>() * 0.5)
+            .collider(ColliderDesc::new(shape)),
+    )
+    .expect("valid ground")
 }
 
 /// A dynamic cube (square in 2D) of half extent `h` at `p`.
-pub fn add_box<const D: usize>(w: &mut World<D>, p: Vector<D>, h: Real, friction: Real) -> BodyHandle
+pub fn add_box<const D: usize>(
+    w: &mut World<D>,
+    p: Vector<D>,
+    h: Real,
+    friction: Real,
+) -> BodyHandle
 where
     Space<D>: Dim<D>,
 {
     let shape = Shape::<D>::cuboid(Vector::<D>::repeat(h)).expect("positive size");
     let c = ColliderDesc::new(shape).friction(friction);
-    w.add_body(&BodyDesc::dynamic().position(p).collider(c)).expect("valid box")
+    w.add_body(&BodyDesc::dynamic().position(p).collider(c))
+        .expect("valid box")
 }
 
 /// A dynamic ball of radius `r` at `p`.
-pub fn add_ball<const D: usize>(w: &mut World<D>, p: Vector<D>, r: Real, restitution: Real) -> BodyHandle
+pub fn add_ball<const D: usize>(
+    w: &mut World<D>,
+    p: Vector<D>,
+    r: Real,
+    restitution: Real,
+) -> BodyHandle
 where
     Space<D>: Dim<D>,
 {
     let shape = Shape::<D>::ball(r).expect("positive radius");
     let c = ColliderDesc::new(shape).restitution(restitution);
-    w.add_body(&BodyDesc::dynamic().position(p).collider(c)).expect("valid ball")
+    w.add_body(&BodyDesc::dynamic().position(p).collider(c))
+        .expect("valid ball")
 }
 
 /// Steps `w` for `seconds` of simulated time.

@@ -5,6 +5,17 @@
 //! cell when no point in it can be inside both shapes; that test is only
 //! sound if the field changes no faster than its [`Sdf::lipschitz`] constant,
 //! so every operator here reports an honest one.
+//!
+//! What is here:
+//! - [`Sdf`]: distance, bounds (and [`Sdf::level_bounds`]), gradient, Lipschitz constant, kind.
+//! - [`primitives`]: ball, cuboid, rounded cuboid, capsule, half-space for any dimension;
+//!   cylinder, cone, torus, capped torus in 3D; segment and polygons in 2D.
+//! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
+//! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON).
+//! - [`BakedGrid`]: any field (or a closed triangle mesh, [`load_obj`]) sampled on a grid.
+//! - [`mesh_sdf`] (3D surface nets) and [`contour_sdf`] (2D marching squares).
+//!
+//! Everything is in the shape's local frame, in metres.
 #![warn(missing_docs)]
 
 mod contour;

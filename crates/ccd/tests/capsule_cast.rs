@@ -110,8 +110,10 @@ fn thin_needle<const D: usize>() {
         (distance - 0.93).abs() <= opts.epsilon + ROUND,
         "{distance}"
     );
+    // The closest segment point is located to the search tolerance (epsilon / 2): around the
+    // needle the gap grows quadratically, so it may slide sqrt(2 * 0.07 * epsilon / 2) ~ 8 mm.
     assert!(
-        (point - (axis::<D>(0) * 0.98 + axis::<D>(1) * 0.74)).norm() < 1e-3,
+        (point - (axis::<D>(0) * 0.98 + axis::<D>(1) * 0.74)).norm() < 1e-2,
         "{point:?}"
     );
 }

@@ -1,0 +1,133 @@
+//! The windowed viewer: a kiss3d window showing one scene at a time, keys to
+//! control it (see [`crate::input`]) and to switch between scenes.
+
+use crate::device::{display_available, guarded};
+use crate::error::ViewerError;
+use crate::input::{command_for, Command};
+use crate::scenes::NamedScene;
+use crate::stage::Stage;
+use kiss3d::event::{Action, WindowEvent};
+use kiss3d::window::Window;
+use std::time::Instant;
+
+/// Longest wall time one frame may advance the simulation by, seconds (after a stall,
+/// such as dragging the window, the scene does not jump).
+const MAX_FRAME_TIME: f32 = 0.1;
+/// Weight of the newest frame in the moving average of the frame rate.
+const FPS_SMOOTHING: f64 = 0.05;
+
+/// Window size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowOptions {
+    /// Width, pixels.
+    pub width: u32,
+    /// Height, pixels.
+    pub height: u32,
+}
+
+impl Default for WindowOptions {
+    /// 1280 x 720.
+    fn default() -> Self {
+        Self {
+            width: 1280,
+            height: 720,
+        }
+    }
+}
+
+/// Opens a window showing `scenes[start]`; number keys and arrows switch between
+/// `scenes`. Returns when the window is closed (Escape or the close button).
+/// Fails without a display ([`ViewerError::NoDisplay`]; check with
+/// [`crate::display_available`] first to fall back to headless) or adapter.
+pub fn run_windowed(scenes: &[NamedScene], start: usize) -> Result<(), ViewerError> {
+    run_windowed_with(scenes, start, &WindowOptions::default())
+}
+
+/// [`run_windowed`] with a window size.
+pub fn run_windowed_with(
+    scenes: &[NamedScene],
+    start: usize,
+    opts: &WindowOptions,
+) -> Result<(), ViewerError> {
+    if scenes.is_empty() {
+        return Err(ViewerError::NoScenes);
+    }
+    if start >= scenes.len() {
+        return Err(ViewerError::InvalidOption {
+            field: "start",
+            message: format!(
+                "scene index {start} is out of range: there are {} scenes",
+                scenes.len()
+            ),
+        });
+    }
+    display_available()?;
+    let title = window_title(&scenes[start]);
+    let (w, h) = (opts.width.max(1), opts.height.max(1));
+    let mut window = guarded(|| kiss3d::pollster::block_on(Window::new_with_size(&title, w, h)))
+        .map_err(ViewerError::NoDisplay)?;
+    kiss3d::pollster::block_on(run_loop(&mut window, scenes, start))
+}
+
+fn window_title(scene: &NamedScene) -> String {
+    format!("Fathom - {}", scene.name)
+}
+
+async fn run_loop(
+    window: &mut Window,
+    scenes: &[NamedScene],
+    mut index: usize,
+) -> Result<(), ViewerError> {
+    let mut stage = Stage::new(&scenes[index], window.width(), window.height())?;
+    let mut last = Instant::now();
+    let mut fps: Option<f64> = None;
+    loop {
+        if let Some(next) = handle_events(window, &mut stage, index, scenes.len()) {
+            index = next;
+            stage = Stage::new(&scenes[index], window.width(), window.height())?;
+            window.set_title(&window_title(&scenes[index]));
+        }
+        let now = Instant::now();
+        let elapsed = now.duration_since(last).as_secs_f32();
+        last = now;
+        if elapsed > 0.0 {
+            let f = 1.0 / elapsed as f64;
+            fps = Some(fps.map_or(f, |avg| avg + (f - avg) * FPS_SMOOTHING));
+        }
+        stage.resize(window.width(), window.height());
+        stage.advance(elapsed.min(MAX_FRAME_TIME));
+        stage.prepare(window, fps);
+        if !stage.render(window).await {
+            return Ok(());
+        }
+    }
+}
+
+/// Applies this frame's key presses; returns the scene to switch to, if one was asked for.
+fn handle_events(
+    window: &mut Window,
+    stage: &mut Stage,
+    index: usize,
+    count: usize,
+) -> Option<usize> {
+    let mut switch = None;
+    let cursor = window.cursor_pos();
+    for event in window.events().iter() {
+        let WindowEvent::Key(key, Action::Press, _) = event.value else {
+            continue;
+        };
+        let Some(c) = command_for(key) else { continue };
+        match c {
+            Command::Scene(i) if i < count => switch = Some(i),
+            Command::Scene(_) => {}
+            Command::PreviousScene => switch = Some((index + count - 1) % count),
+            Command::NextScene => switch = Some((index + 1) % count),
+            other => {
+                if let Err(e) = stage.command(other, cursor) {
+                    eprintln!("fathom view: {e}");
+                }
+            }
+        }
+    }
+    switch
+}

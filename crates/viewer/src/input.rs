@@ -1,0 +1,138 @@
+//! Keys and what they do. The mapping is a pure function so it can be tested
+//! and listed on screen from one place.
+
+use kiss3d::event::Key;
+
+/// Something a key asks the viewer to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Pause or resume.
+    TogglePause,
+    /// Take one step (and pause).
+    Step,
+    /// Rebuild the scene.
+    Reset,
+    /// Fire a fast ball from the camera.
+    Fire,
+    /// Halve the time scale.
+    Slower,
+    /// Double the time scale.
+    Faster,
+    /// Show the `n`-th scene (0-based).
+    Scene(usize),
+    /// Show the previous scene.
+    PreviousScene,
+    /// Show the next scene.
+    NextScene,
+    /// Toggle contact points and normals.
+    ToggleContacts,
+    /// Toggle bounding boxes.
+    ToggleAabbs,
+    /// Toggle the sleeping tint.
+    ToggleSleep,
+    /// Toggle joint lines.
+    ToggleJoints,
+    /// Toggle the help line.
+    ToggleHelp,
+}
+
+/// The command bound to `key`, if any.
+pub fn command_for(key: Key) -> Option<Command> {
+    use Command::*;
+    Some(match key {
+        Key::Space => TogglePause,
+        Key::S | Key::Period => Step,
+        Key::R => Reset,
+        Key::F => Fire,
+        Key::Minus | Key::Subtract => Slower,
+        Key::Equals | Key::Add => Faster,
+        Key::Left | Key::PageUp => PreviousScene,
+        Key::Right | Key::PageDown => NextScene,
+        Key::C => ToggleContacts,
+        Key::B => ToggleAabbs,
+        Key::Z => ToggleSleep,
+        Key::J => ToggleJoints,
+        Key::H => ToggleHelp,
+        other => Scene(digit(other)?),
+    })
+}
+
+/// 0-based scene index of a number key (1 is the first scene, 0 the tenth).
+fn digit(key: Key) -> Option<usize> {
+    const KEYS: [Key; 10] = [
+        Key::Key1,
+        Key::Key2,
+        Key::Key3,
+        Key::Key4,
+        Key::Key5,
+        Key::Key6,
+        Key::Key7,
+        Key::Key8,
+        Key::Key9,
+        Key::Key0,
+    ];
+    KEYS.iter().position(|k| *k == key)
+}
+
+/// The help line shown at the bottom of the window.
+pub const HELP: &str =
+    "space pause | S step | R reset | F fire | -/+ slower/faster | 1-9, arrows: scenes | \
+C contacts | B boxes | Z sleep tint | J joints | H help | mouse: orbit, zoom, pan";
+
+/// Overlays the viewer can draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overlays {
+    /// Contact points and normals.
+    pub contacts: bool,
+    /// Collider bounding boxes.
+    pub aabbs: bool,
+    /// Tint sleeping bodies.
+    pub sleep: bool,
+    /// Joints as lines.
+    pub joints: bool,
+    /// Help line.
+    pub help: bool,
+}
+
+impl Overlays {
+    /// Applies a toggle command; returns whether `c` was one.
+    pub fn apply(&mut self, c: Command) -> bool {
+        let flag = match c {
+            Command::ToggleContacts => &mut self.contacts,
+            Command::ToggleAabbs => &mut self.aabbs,
+            Command::ToggleSleep => &mut self.sleep,
+            Command::ToggleJoints => &mut self.joints,
+            Command::ToggleHelp => &mut self.help,
+            _ => return false,
+        };
+        *flag = !*flag;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_commands() {
+        assert_eq!(command_for(Key::Space), Some(Command::TogglePause));
+        assert_eq!(command_for(Key::R), Some(Command::Reset));
+        assert_eq!(command_for(Key::F), Some(Command::Fire));
+        assert_eq!(command_for(Key::Key1), Some(Command::Scene(0)));
+        assert_eq!(command_for(Key::Key0), Some(Command::Scene(9)));
+        assert_eq!(command_for(Key::Right), Some(Command::NextScene));
+        assert_eq!(command_for(Key::Q), None);
+    }
+
+    #[test]
+    fn overlays_toggle() {
+        let mut o = Overlays::default();
+        assert!(o.apply(Command::ToggleContacts));
+        assert!(o.contacts);
+        assert!(o.apply(Command::ToggleContacts));
+        assert!(!o.contacts);
+        assert!(!o.apply(Command::Fire));
+        assert_eq!(o, Overlays::default());
+    }
+}

@@ -1,0 +1,193 @@
+//! Turning colliders' fields into drawable triangles, once per distinct shape.
+//!
+//! 3D shapes are meshed with fathom-sdf's surface nets ([`fathom_sdf::mesh_sdf`]),
+//! 2D shapes are filled with [`crate::fill2d`]. Both run at a resolution
+//! relative to the shape's size ([`CELLS_ACROSS_3D`], [`CELLS_ACROSS_2D`]
+//! cells across its largest extent), so a pebble and a boulder look equally
+//! smooth. Unbounded shapes are intersected with a clip box first (see
+//! [`crate::framing::clip_box`]). Results are cached by shape value: a pyramid
+//! of a hundred equal boxes meshes one box.
+
+use crate::fill2d::{fill_sdf_2d, FilledShape2};
+use crate::framing::is_unbounded;
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector3};
+use fathom_sdf::{Sdf, Shape, Shape2, Shape3};
+
+/// Cells across a 3D shape's largest extent.
+pub const CELLS_ACROSS_3D: Real = 40.0;
+/// Cells across a 2D shape's largest extent.
+pub const CELLS_ACROSS_2D: Real = 96.0;
+
+/// A triangle mesh in a shape's local frame (metres), counter-clockwise seen from outside.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh3 {
+    /// Vertex positions.
+    pub vertices: Vec<Vector3>,
+    /// Triangles indexing `vertices`.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// The shape to draw: `shape` itself when bounded, else its intersection with `clip`
+/// (local frame), a box, so that it has finite extent.
+pub fn drawable<const D: usize>(shape: &Shape<D>, clip: &Aabb<D>) -> Option<Shape<D>>
+where
+    Space<D>: Dim<D>,
+{
+    if !is_unbounded(&shape.bounds()) {
+        return Some(shape.clone());
+    }
+    let mut at = Pose::<D>::identity();
+    at.translation.vector = clip.center();
+    let placed = Shape::cuboid(clip.half_extents())
+        .ok()?
+        .transformed(at)
+        .ok()?;
+    Shape::intersection(vec![shape.clone(), placed]).ok()
+}
+
+/// Meshes a 3D shape (clipped to `clip` when unbounded). `None` when it has no inside
+/// (or cannot be meshed, which is reported on stderr).
+pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>) -> Option<Mesh3> {
+    let target = drawable(shape, clip)?;
+    let b = target.bounds();
+    if !b.is_valid() {
+        return None;
+    }
+    let cell = b.extents().max() / CELLS_ACROSS_3D;
+    let m = match fathom_sdf::mesh_sdf(&target, cell) {
+        Ok(m) => m,
+        Err(e) => {
+            // Cells are relative to the shape's size, so this only fails for a shape with
+            // non-finite bounds; it is drawn as nothing, and said so.
+            eprintln!("fathom-viewer: cannot mesh a shape ({e}); it is not drawn");
+            return None;
+        }
+    };
+    if m.indices.is_empty() {
+        return None;
+    }
+    Some(Mesh3 {
+        vertices: m.vertices,
+        triangles: m.indices,
+    })
+}
+
+/// Fills a 2D shape (clipped to `clip` when unbounded). `None` when it has no inside.
+pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
+    let target = drawable(shape, clip)?;
+    let b = target.bounds();
+    if !b.is_valid() {
+        return None;
+    }
+    let cell = b.extents().max() / CELLS_ACROSS_2D;
+    // One cell of border so the outline closes around shapes touching their bounds.
+    let f = fill_sdf_2d(&target, &b.loosened(cell), cell);
+    (!f.triangles.is_empty()).then_some(f)
+}
+
+/// A cache from shape value to whatever was built from it (meshes, GPU buffers).
+/// Lookups compare shapes by value, in insertion order: few distinct shapes per scene.
+pub struct ShapeCache<const D: usize, T>
+where
+    Space<D>: Dim<D>,
+{
+    entries: Vec<(Shape<D>, T)>,
+}
+
+impl<const D: usize, T: Clone> ShapeCache<D, T>
+where
+    Space<D>: Dim<D>,
+{
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self {
+            entries: Vec::new(),
+        }
+    }
+
+    /// The cached value for `shape`, building it with `build` on a miss.
+    pub fn get_or_insert_with(&mut self, shape: &Shape<D>, build: impl FnOnce() -> T) -> T {
+        if let Some((_, v)) = self.entries.iter().find(|(s, _)| s == shape) {
+            return v.clone();
+        }
+        let v = build();
+        self.entries.push((shape.clone(), v.clone()));
+        v
+    }
+
+    /// Number of distinct shapes built.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing was built yet.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl<const D: usize, T: Clone> Default for ShapeCache<D, T>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The clip box of a collider in its local frame: the world clip box seen from the
+/// collider's pose (a box containing it, since rotation widens boxes).
+pub fn local_clip<const D: usize>(world_clip: &Aabb<D>, pose: &Pose<D>) -> Aabb<D>
+where
+    Space<D>: Dim<D>,
+{
+    world_clip.transformed(&pose.inverse())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fathom_math::{Aabb2, Vector2};
+
+    #[test]
+    fn cache_builds_each_shape_once() {
+        let mut c: ShapeCache<2, usize> = ShapeCache::new();
+        let mut builds = 0;
+        let a = Shape2::ball(1.0).unwrap();
+        let b = Shape2::ball(2.0).unwrap();
+        for s in [&a, &b, &a, &a, &b] {
+            c.get_or_insert_with(s, || {
+                builds += 1;
+                builds
+            });
+        }
+        assert_eq!(builds, 2);
+        assert_eq!(c.len(), 2);
+    }
+
+    #[test]
+    fn unbounded_ground_is_clipped_to_the_box() {
+        let ground = Shape2::half_space(Vector2::y(), 0.0).unwrap();
+        let clip = Aabb2::new(Vector2::new(-10.0, -4.0), Vector2::new(10.0, 4.0));
+        let f = fill_2d(&ground, &clip).unwrap();
+        // The clipped ground is the lower half of the clip box: 20 m x 4 m. Its edges are
+        // straight, so interpolation is exact along them; only its 4 corners, where two
+        // planes meet inside one cell, are cut by a chamfer of at most half a cell's area.
+        let cell = 20.0 / CELLS_ACROSS_2D;
+        assert!(
+            (f.area() - 80.0).abs() < 4.0 * 0.5 * cell * cell,
+            "area {}",
+            f.area()
+        );
+        assert!(f.area() <= 80.0 + 1e-3);
+    }
+
+    #[test]
+    fn disc_fill_is_a_disc() {
+        let s = Shape2::ball(0.3).unwrap();
+        let f = fill_2d(&s, &Aabb2::EMPTY).unwrap();
+        // Resolution 96 cells across: area error well under 1% (see fill2d's tests).
+        let exact = std::f32::consts::PI * 0.09;
+        assert!((f.area() - exact).abs() < 0.01 * exact);
+    }
+}

@@ -1,0 +1,199 @@
+//! What the overlays draw, as plain world-space geometry, once for both
+//! dimensions: contact points with their normals, and collider boxes. The 2D
+//! and 3D views only turn these into kiss3d line and point calls.
+
+use crate::framing::is_unbounded;
+use crate::input::Overlays;
+use crate::palette::Rgb;
+use crate::sim::SimStats;
+use fathom_math::{Aabb, Dim, Real, Space, Vector};
+use fathom_world::World;
+
+/// Colour of contact points.
+pub const CONTACT_POINT: Rgb = Rgb::new(1.0, 0.2, 0.2);
+/// Colour of contact normals.
+pub const CONTACT_NORMAL: Rgb = Rgb::new(1.0, 0.85, 0.2);
+/// Colour of bounding boxes.
+pub const AABB: Rgb = Rgb::new(0.3, 0.9, 0.4);
+
+/// Overlay geometry in world coordinates (metres).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverlayGeometry<const D: usize> {
+    /// Segments with their colour.
+    pub lines: Vec<([Vector<D>; 2], Rgb)>,
+    /// Points with their colour.
+    pub points: Vec<(Vector<D>, Rgb)>,
+}
+
+/// The overlay geometry of `world` for the enabled `overlays`. Normals are drawn
+/// `normal_length` metres long from the point on the first collider's surface.
+pub fn overlay_geometry<const D: usize>(
+    world: &World<D>,
+    overlays: &Overlays,
+    normal_length: Real,
+) -> OverlayGeometry<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut out = OverlayGeometry {
+        lines: Vec::new(),
+        points: Vec::new(),
+    };
+    if overlays.contacts {
+        for pair in world.contact_pairs() {
+            for m in &pair.manifolds {
+                for p in &m.points {
+                    out.points.push((p.point_a, CONTACT_POINT));
+                    out.points.push((p.point_b, CONTACT_POINT));
+                    out.lines.push((
+                        [p.point_a, p.point_a + m.normal * normal_length],
+                        CONTACT_NORMAL,
+                    ));
+                }
+            }
+        }
+    }
+    if overlays.aabbs {
+        for (_, c) in world.colliders() {
+            if !is_unbounded(c.aabb()) {
+                out.lines
+                    .extend(box_edges(c.aabb()).into_iter().map(|e| (e, AABB)));
+            }
+        }
+    }
+    out
+}
+
+/// The edges of a box: `D * 2^(D-1)` segments (4 in 2D, 12 in 3D). Each joins a corner to
+/// the corner that differs from it in one coordinate, from its min side to its max side.
+pub fn box_edges<const D: usize>(b: &Aabb<D>) -> Vec<[Vector<D>; 2]> {
+    let corner = |mask: usize| {
+        Vector::<D>::from_fn(|i, _| {
+            if mask >> i & 1 == 1 {
+                b.max[i]
+            } else {
+                b.min[i]
+            }
+        })
+    };
+    let mut edges = Vec::with_capacity(D << (D - 1));
+    for mask in 0..1usize << D {
+        for axis in 0..D {
+            if mask >> axis & 1 == 0 {
+                edges.push([corner(mask), corner(mask | 1 << axis)]);
+            }
+        }
+    }
+    edges
+}
+
+/// The on-screen status lines: scene, counts, timing, state.
+pub fn hud_lines(
+    name: &str,
+    dim: usize,
+    stats: &SimStats,
+    fps: Option<f64>,
+    paused: bool,
+    time_scale: Real,
+) -> Vec<String> {
+    let fps = match fps {
+        Some(f) => format!("{f:.0} fps"),
+        None => "offscreen".to_string(),
+    };
+    let state = if paused { "  PAUSED" } else { "" };
+    vec![
+        format!(
+            "{name} ({dim}D)   t = {:.2} s   x{time_scale}{state}",
+            stats.time
+        ),
+        format!(
+            "bodies {}   awake {}   contacts {}   {:.2} ms/step   {fps}",
+            stats.bodies, stats.awake, stats.contacts, stats.ms_per_step
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fathom_world::{BodyDesc, ColliderDesc, Shape};
+
+    fn edges_of_unit_box<const D: usize>() {
+        let b = Aabb::<D>::new(Vector::zeros(), Vector::repeat(1.0));
+        let e = box_edges(&b);
+        assert_eq!(e.len(), D << (D - 1));
+        // Every edge has unit length and runs along one axis.
+        for [a, c] in &e {
+            assert!(((c - a).norm() - 1.0).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn box_edges_2d_and_3d() {
+        edges_of_unit_box::<2>();
+        edges_of_unit_box::<3>();
+    }
+
+    fn resting_ball_has_contact_overlay<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut up = Vector::<D>::zeros();
+        up[1] = 1.0;
+        let mut w = World::<D>::default();
+        w.add_body(
+            &BodyDesc::fixed().collider(ColliderDesc::new(Shape::half_space(up, 0.0).unwrap())),
+        )
+        .unwrap();
+        w.add_body(
+            &BodyDesc::dynamic()
+                .position(up * 0.5)
+                .collider(ColliderDesc::new(Shape::ball(0.5).unwrap())),
+        )
+        .unwrap();
+        w.step();
+        let all = Overlays {
+            contacts: true,
+            aabbs: true,
+            ..Overlays::default()
+        };
+        let g = overlay_geometry(&w, &all, 0.25);
+        assert!(w.contact_count() > 0);
+        assert_eq!(g.points.len(), 2 * w.contact_count());
+        // One normal per contact point plus the ball's box (the half-space box is skipped).
+        assert_eq!(g.lines.len(), w.contact_count() + (D << (D - 1)));
+        // The contact points are at the ball's bottom, near the ground plane (within the
+        // 0.02 m default margin plus one step of fall).
+        for (p, _) in &g.points {
+            assert!(p[1].abs() < 0.05, "{p:?}");
+        }
+        assert_eq!(
+            overlay_geometry(&w, &Overlays::default(), 0.25),
+            OverlayGeometry::default()
+        );
+    }
+
+    #[test]
+    fn contact_overlay_2d_and_3d() {
+        resting_ball_has_contact_overlay::<2>();
+        resting_ball_has_contact_overlay::<3>();
+    }
+
+    #[test]
+    fn hud_shows_the_figures() {
+        let s = SimStats {
+            bodies: 12,
+            awake: 10,
+            contacts: 7,
+            ms_per_step: 1.5,
+            steps: 60,
+            time: 1.0,
+        };
+        let l = hud_lines("pyramid", 3, &s, Some(59.6), true, 0.5);
+        assert!(l[0].contains("pyramid (3D)") && l[0].contains("PAUSED") && l[0].contains("x0.5"));
+        assert!(
+            l[1].contains("bodies 12") && l[1].contains("awake 10") && l[1].contains("contacts 7")
+        );
+        assert!(l[1].contains("1.50 ms/step") && l[1].contains("60 fps"));
+    }
+}

@@ -1,0 +1,219 @@
+//! Scene files as the viewer sees them: a RON [`Scene`] of either dimension,
+//! with a name (the file stem) so number keys, arrows and `fathom view NAME`
+//! can pick it.
+//!
+//! A scene file does not say its dimension, so [`AnyScene::from_ron_str`]
+//! parses it both ways: vectors have two or three components and shape kinds
+//! belong to one dimension, so in practice exactly one parse succeeds. When
+//! both fail, the error reported is the one that got further into the file
+//! (the more plausible reading of what the author meant). When both succeed
+//! (a file that states no vector and no dimension-specific shape), the scene
+//! is read as 3D unless its name ends in `2d`.
+
+use crate::error::ViewerError;
+use fathom_world::{Scene, Scene2, Scene3, SceneError};
+use std::path::{Path, PathBuf};
+
+/// A scene of either dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyScene {
+    /// A 2D scene.
+    Two(Scene2),
+    /// A 3D scene.
+    Three(Scene3),
+}
+
+impl AnyScene {
+    /// Parses RON text as a 2D or 3D scene (see the module docs for how the dimension is
+    /// chosen). `prefer_2d` breaks the tie when both readings parse. Values are validated.
+    pub fn from_ron_str(text: &str, prefer_2d: bool) -> Result<Self, SceneError> {
+        let two = Scene2::from_ron_str(text);
+        let three = Scene3::from_ron_str(text);
+        let scene = match (two, three) {
+            (Ok(s2), Ok(s3)) => {
+                if prefer_2d {
+                    AnyScene::Two(s2)
+                } else {
+                    AnyScene::Three(s3)
+                }
+            }
+            (Ok(s2), Err(_)) => AnyScene::Two(s2),
+            (Err(_), Ok(s3)) => AnyScene::Three(s3),
+            (Err(e2), Err(e3)) => return Err(further_error(e2, e3)),
+        };
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// The dimension, 2 or 3.
+    pub fn dim(&self) -> usize {
+        match self {
+            AnyScene::Two(_) => 2,
+            AnyScene::Three(_) => 3,
+        }
+    }
+
+    /// Checks every value; the error names the first bad field.
+    pub fn validate(&self) -> Result<(), SceneError> {
+        match self {
+            AnyScene::Two(s) => s.validate(),
+            AnyScene::Three(s) => s.validate(),
+        }
+    }
+
+    /// Number of bodies the scene creates.
+    pub fn body_count(&self) -> usize {
+        match self {
+            AnyScene::Two(s) => s.bodies.len(),
+            AnyScene::Three(s) => s.bodies.len(),
+        }
+    }
+}
+
+impl From<Scene2> for AnyScene {
+    fn from(s: Scene2) -> Self {
+        AnyScene::Two(s)
+    }
+}
+
+impl From<Scene3> for AnyScene {
+    fn from(s: Scene3) -> Self {
+        AnyScene::Three(s)
+    }
+}
+
+/// Of two parse errors, the one at the later position (line, then column).
+fn further_error(a: SceneError, b: SceneError) -> SceneError {
+    fn pos(e: &SceneError) -> (usize, usize) {
+        match e {
+            SceneError::Parse { line, column, .. } => (*line, *column),
+            _ => (usize::MAX, usize::MAX),
+        }
+    }
+    if pos(&b) > pos(&a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// A scene with the name it is shown and picked by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedScene {
+    /// Short name (a file's stem), shown on screen.
+    pub name: String,
+    /// The scene.
+    pub scene: AnyScene,
+}
+
+impl NamedScene {
+    /// A scene with a name.
+    pub fn new(name: impl Into<String>, scene: impl Into<AnyScene>) -> Self {
+        Self {
+            name: name.into(),
+            scene: scene.into(),
+        }
+    }
+}
+
+/// Loads one scene file: parses it (2D or 3D), loads the grid files its shapes name
+/// (relative to the file's folder) and validates it. The name is the file stem.
+pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|e| ViewerError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefer_2d = name.to_ascii_lowercase().ends_with("2d");
+    let scene_err = |source| ViewerError::Scene {
+        path: path.to_path_buf(),
+        source,
+    };
+    // Parse first without validation of grid files, which are loaded below.
+    let mut scene = parse_unvalidated(&text, prefer_2d).map_err(scene_err)?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    load_shape_files(&mut scene, base, path)?;
+    scene.validate().map_err(scene_err)?;
+    Ok(NamedScene { name, scene })
+}
+
+/// Like [`AnyScene::from_ron_str`] without the validation (grid files are not loaded yet).
+fn parse_unvalidated(text: &str, prefer_2d: bool) -> Result<AnyScene, SceneError> {
+    match (Scene2::from_ron_str(text), Scene3::from_ron_str(text)) {
+        (Ok(s2), Ok(_)) if prefer_2d => Ok(AnyScene::Two(s2)),
+        (_, Ok(s3)) => Ok(AnyScene::Three(s3)),
+        (Ok(s2), Err(_)) => Ok(AnyScene::Two(s2)),
+        (Err(e2), Err(e3)) => Err(further_error(e2, e3)),
+    }
+}
+
+fn load_shape_files(scene: &mut AnyScene, base: &Path, path: &Path) -> Result<(), ViewerError> {
+    match scene {
+        AnyScene::Two(s) => load_files_in(s, base, path),
+        AnyScene::Three(s) => load_files_in(s, base, path),
+    }
+}
+
+fn load_files_in<const D: usize>(
+    scene: &mut Scene<D>,
+    base: &Path,
+    path: &Path,
+) -> Result<(), ViewerError>
+where
+    fathom_math::Space<D>: fathom_math::Dim<D>,
+{
+    for (i, body) in scene.bodies.iter_mut().enumerate() {
+        for (j, c) in body.colliders.iter_mut().enumerate() {
+            c.shape
+                .load_files(base)
+                .map_err(|e| ViewerError::ShapeFile {
+                    path: path.to_path_buf(),
+                    field: format!("bodies[{i}].colliders[{j}].shape"),
+                    message: e.to_string(),
+                })?;
+        }
+    }
+    Ok(())
+}
+
+/// Loads every `*.ron` file of a folder, sorted by file name (so number keys are stable).
+/// The first file that fails stops the load with its error.
+pub fn load_scene_dir(dir: impl AsRef<Path>) -> Result<Vec<NamedScene>, ViewerError> {
+    let dir = dir.as_ref();
+    let io = |e: std::io::Error| ViewerError::Io {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    paths.sort();
+    paths.iter().map(load_scene).collect()
+}
+
+/// The index of the scene called `name` (exact match, then case-insensitive), or
+/// [`ViewerError::UnknownScene`] listing the available names.
+pub fn find_scene(scenes: &[NamedScene], name: &str) -> Result<usize, ViewerError> {
+    scenes
+        .iter()
+        .position(|s| s.name == name)
+        .or_else(|| {
+            scenes
+                .iter()
+                .position(|s| s.name.eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| ViewerError::UnknownScene {
+            name: name.to_string(),
+            available: scenes
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}

@@ -1,0 +1,319 @@
+//! The simulation the viewer drives: a world built from a scene, with the
+//! controls a person has over it (pause, single step, reset, time scale,
+//! firing a ball) and the figures shown on screen.
+//!
+//! Time: every frame the elapsed wall time, scaled by the time scale, is
+//! added to an accumulator and whole steps of the scene's `dt` are taken
+//! from it, at most [`MAX_STEPS_PER_FRAME`] per frame (a slow frame drops
+//! time instead of spiralling). Screenshots bypass this and take exactly one
+//! step per frame, so they do not depend on the machine's speed.
+
+use crate::error::ViewerError;
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, BodyHandle, BodyKind, ColliderDesc, Scene, Shape, World};
+use std::time::Instant;
+
+/// Most steps one frame may take.
+pub const MAX_STEPS_PER_FRAME: u32 = 4;
+/// Slowest and fastest time scales.
+pub const TIME_SCALE_RANGE: (Real, Real) = (1.0 / 16.0, 4.0);
+/// Weight of the newest step in the moving average of step times.
+const STEP_TIME_SMOOTHING: f64 = 0.1;
+
+/// The figures shown on screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SimStats {
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Bodies that are moving or can move: dynamic and kinematic ones. The world has no
+    /// sleeping yet, so no body counts as asleep.
+    pub awake: usize,
+    /// Contact points of the last step (speculative ones included).
+    pub contacts: usize,
+    /// Moving average of the wall time of one step, milliseconds.
+    pub ms_per_step: f64,
+    /// Steps taken since the last reset.
+    pub steps: u64,
+    /// Simulated time since the last reset, seconds.
+    pub time: Real,
+}
+
+/// A world built from a scene, and the viewer's controls over it.
+pub struct Simulation<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    scene: Scene<D>,
+    world: World<D>,
+    paused: bool,
+    time_scale: Real,
+    accumulator: Real,
+    ms_per_step: Option<f64>,
+    fired: Vec<BodyHandle>,
+}
+
+impl<const D: usize> Simulation<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Builds the scene's world (running, time scale 1).
+    pub fn new(scene: Scene<D>) -> Result<Self, ViewerError> {
+        let world = scene.build().map_err(|source| ViewerError::Scene {
+            path: "<scene>".into(),
+            source,
+        })?;
+        Ok(Self {
+            scene,
+            world,
+            paused: false,
+            time_scale: 1.0,
+            accumulator: 0.0,
+            ms_per_step: None,
+            fired: Vec::new(),
+        })
+    }
+
+    /// The world.
+    pub fn world(&self) -> &World<D> {
+        &self.world
+    }
+
+    /// The scene the world was built from.
+    pub fn scene(&self) -> &Scene<D> {
+        &self.scene
+    }
+
+    /// Rebuilds the world from the scene (fired balls go away); pause and time scale stay.
+    pub fn reset(&mut self) {
+        // The scene built once already, so it builds again.
+        if let Ok(w) = self.scene.build() {
+            self.world = w;
+        }
+        self.accumulator = 0.0;
+        self.fired.clear();
+    }
+
+    /// Takes one step now, paused or not, and times it.
+    pub fn step_once(&mut self) {
+        let t0 = Instant::now();
+        self.world.step();
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.ms_per_step = Some(match self.ms_per_step {
+            Some(avg) => avg + (ms - avg) * STEP_TIME_SMOOTHING,
+            None => ms,
+        });
+    }
+
+    /// Takes `n` steps now, regardless of pause and time scale.
+    pub fn step_n(&mut self, n: u32) {
+        for _ in 0..n {
+            self.step_once();
+        }
+    }
+
+    /// Advances by `elapsed` seconds of wall time (see the module docs); returns the
+    /// number of steps taken. Nothing happens while paused or for a bad `elapsed`.
+    pub fn advance(&mut self, elapsed: Real) -> u32 {
+        if self.paused || !(elapsed.is_finite() && elapsed > 0.0) {
+            return 0;
+        }
+        let dt = self.world.settings().dt;
+        self.accumulator += elapsed * self.time_scale;
+        let mut steps = 0;
+        while self.accumulator >= dt && steps < MAX_STEPS_PER_FRAME {
+            self.step_once();
+            self.accumulator -= dt;
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_FRAME {
+            // Behind: drop the backlog rather than fall further behind every frame.
+            self.accumulator = self.accumulator.min(dt);
+        }
+        steps
+    }
+
+    /// Whether stepping is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Pauses or resumes.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    /// The time scale (simulated seconds per wall second).
+    pub fn time_scale(&self) -> Real {
+        self.time_scale
+    }
+
+    /// Doubles the time scale, up to [`TIME_SCALE_RANGE`]'s maximum.
+    pub fn faster(&mut self) {
+        self.time_scale = (self.time_scale * 2.0).min(TIME_SCALE_RANGE.1);
+    }
+
+    /// Halves the time scale, down to [`TIME_SCALE_RANGE`]'s minimum.
+    pub fn slower(&mut self) {
+        self.time_scale = (self.time_scale * 0.5).max(TIME_SCALE_RANGE.0);
+    }
+
+    /// Fires a dense ball of `radius` metres from `origin` (world) along `direction`
+    /// at `speed` m/s. The direction need not be unit length but must be finite and
+    /// non-zero; the speed and radius must be positive.
+    pub fn fire(
+        &mut self,
+        origin: Vector<D>,
+        direction: Vector<D>,
+        speed: Real,
+        radius: Real,
+    ) -> Result<BodyHandle, ViewerError> {
+        let n = direction.norm();
+        if !(n.is_finite() && n > 1e-9) {
+            return Err(ViewerError::InvalidOption {
+                field: "direction",
+                message: format!("must be finite and non-zero, got {direction:?}"),
+            });
+        }
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(ViewerError::InvalidOption {
+                field: "speed",
+                message: format!("must be positive, got {speed}"),
+            });
+        }
+        let shape = Shape::ball(radius).map_err(|e| ViewerError::InvalidOption {
+            field: "radius",
+            message: e.to_string(),
+        })?;
+        // Dense (steel-like, kg/m³ or kg/m² in 2D) so it knocks things over.
+        let desc = BodyDesc::<D>::dynamic()
+            .position(origin)
+            .linear_velocity(direction * (speed / n))
+            .collider(ColliderDesc::new(shape).density(8.0).restitution(0.2));
+        let h = self.world.add_body(&desc)?;
+        self.fired.push(h);
+        Ok(h)
+    }
+
+    /// Balls fired since the last reset.
+    pub fn fired(&self) -> &[BodyHandle] {
+        &self.fired
+    }
+
+    /// The figures shown on screen.
+    pub fn stats(&self) -> SimStats {
+        let w = &self.world;
+        SimStats {
+            bodies: w.body_count(),
+            awake: w
+                .bodies()
+                .filter(|(_, b)| b.kind() != BodyKind::Static)
+                .count(),
+            contacts: w.contact_count(),
+            ms_per_step: self.ms_per_step.unwrap_or(0.0),
+            steps: w.step_count(),
+            time: w.step_count() as Real * w.settings().dt,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn falling_ball<const D: usize>() -> Scene<D>
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut up = Vector::<D>::zeros();
+        up[1] = 1.0;
+        let ground =
+            BodyDesc::fixed().collider(ColliderDesc::new(Shape::half_space(up, 0.0).unwrap()));
+        let ball = BodyDesc::dynamic()
+            .position(up * 2.0)
+            .collider(ColliderDesc::new(Shape::ball(0.5).unwrap()));
+        Scene {
+            bodies: vec![ground, ball],
+            ..Scene::default()
+        }
+    }
+
+    fn controls<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut sim = Simulation::new(falling_ball::<D>()).unwrap();
+        let dt = sim.world().settings().dt;
+        // 2.5 steps' worth of time takes 2 steps and keeps the half step for the next frame.
+        assert_eq!(sim.advance(2.5 * dt), 2);
+        assert_eq!(sim.advance(0.6 * dt), 1);
+        // A long stall is capped.
+        assert_eq!(sim.advance(100.0 * dt), MAX_STEPS_PER_FRAME);
+        sim.set_paused(true);
+        assert_eq!(sim.advance(10.0 * dt), 0);
+        sim.step_once();
+        let stats = sim.stats();
+        assert_eq!(stats.steps, 8);
+        assert_eq!(stats.bodies, 2);
+        assert_eq!(stats.awake, 1);
+        // The ball fell: after 8 steps it has moved down.
+        let y = sim.world().bodies().nth(1).unwrap().1.position()[1];
+        assert!(y < 2.0);
+        // Time scale halves and doubles within its range.
+        for _ in 0..10 {
+            sim.slower();
+        }
+        assert_eq!(sim.time_scale(), TIME_SCALE_RANGE.0);
+        for _ in 0..10 {
+            sim.faster();
+        }
+        assert_eq!(sim.time_scale(), TIME_SCALE_RANGE.1);
+        // Firing adds a moving body; reset removes it and rewinds.
+        let mut dir = Vector::<D>::zeros();
+        dir[0] = 2.0;
+        let h = sim.fire(Vector::<D>::repeat(3.0), dir, 30.0, 0.2).unwrap();
+        let v = sim.world().body(h).unwrap().linear_velocity();
+        assert!((v[0] - 30.0).abs() < 1e-4 && v.norm() < 30.0 + 1e-4);
+        assert_eq!(sim.stats().bodies, 3);
+        sim.reset();
+        assert_eq!(sim.stats().bodies, 2);
+        assert_eq!(sim.stats().steps, 0);
+        assert!(sim.fired().is_empty());
+        // Bad shots are typed errors naming the field.
+        let e = sim
+            .fire(Vector::<D>::zeros(), Vector::<D>::zeros(), 1.0, 0.2)
+            .unwrap_err();
+        assert!(matches!(
+            e,
+            ViewerError::InvalidOption {
+                field: "direction",
+                ..
+            }
+        ));
+        let e = sim
+            .fire(Vector::<D>::zeros(), dir, Real::NAN, 0.2)
+            .unwrap_err();
+        assert!(matches!(
+            e,
+            ViewerError::InvalidOption { field: "speed", .. }
+        ));
+        let e = sim.fire(Vector::<D>::zeros(), dir, 1.0, -1.0).unwrap_err();
+        assert!(matches!(
+            e,
+            ViewerError::InvalidOption {
+                field: "radius",
+                ..
+            }
+        ));
+        assert_eq!(sim.stats().bodies, 2);
+    }
+
+    #[test]
+    fn controls_2d() {
+        controls::<2>();
+    }
+
+    #[test]
+    fn controls_3d() {
+        controls::<3>();
+    }
+}

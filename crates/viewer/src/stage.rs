@@ -1,0 +1,280 @@
+//! One scene on stage: its simulation and its view, whichever the dimension,
+//! behind one interface the window loop and the screenshot path share.
+
+use crate::error::ViewerError;
+use crate::input::{Command, Overlays};
+use crate::overlay::hud_lines;
+use crate::palette::BACKGROUND;
+use crate::scenes::{AnyScene, NamedScene};
+use crate::sim::{SimStats, Simulation};
+use crate::view2d::View2;
+use crate::view3d::View3;
+use fathom_math::{Aabb, Dim, Real, Space, Vector};
+use fathom_world::BodyHandle;
+use glamx::Vec2;
+use kiss3d::text::Font;
+use kiss3d::window::Window;
+use std::sync::Arc;
+
+/// Speed of fired balls, m/s: fast enough that only continuous collision keeps them from
+/// passing through thin walls.
+pub const FIRE_SPEED: Real = 50.0;
+
+/// Text size of the status lines, pixels.
+const HUD_TEXT_SIZE: f32 = 22.0;
+
+enum Active {
+    Two(Simulation<2>, Box<View2>),
+    Three(Simulation<3>, Box<View3>),
+}
+
+/// A scene being shown: simulation, view and overlay state.
+pub struct Stage {
+    name: String,
+    active: Active,
+    /// Enabled overlays.
+    pub overlays: Overlays,
+    /// Draw the status text.
+    pub show_hud: bool,
+    width: u32,
+    height: u32,
+    font: Arc<Font>,
+}
+
+impl Stage {
+    /// Builds the scene's world and its view for a `width` x `height` viewport. Needs a
+    /// graphics context (a window or offscreen surface must exist on this thread).
+    pub fn new(scene: &NamedScene, width: u32, height: u32) -> Result<Self, ViewerError> {
+        let active = match &scene.scene {
+            AnyScene::Two(s) => {
+                let sim = Simulation::new(s.clone()).map_err(|e| named(e, &scene.name))?;
+                let view = View2::new(sim.world(), width, height);
+                Active::Two(sim, Box::new(view))
+            }
+            AnyScene::Three(s) => {
+                let sim = Simulation::new(s.clone()).map_err(|e| named(e, &scene.name))?;
+                let view = View3::new(sim.world(), width, height);
+                Active::Three(sim, Box::new(view))
+            }
+        };
+        let overlays = Overlays {
+            help: true,
+            ..Overlays::default()
+        };
+        Ok(Self {
+            name: scene.name.clone(),
+            active,
+            overlays,
+            show_hud: true,
+            width,
+            height,
+            font: Font::default(),
+        })
+    }
+
+    /// The scene's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// 2 or 3.
+    pub fn dim(&self) -> usize {
+        match self.active {
+            Active::Two(..) => 2,
+            Active::Three(..) => 3,
+        }
+    }
+
+    /// The figures shown on screen.
+    pub fn stats(&self) -> SimStats {
+        match &self.active {
+            Active::Two(s, _) => s.stats(),
+            Active::Three(s, _) => s.stats(),
+        }
+    }
+
+    /// Whether stepping is paused.
+    pub fn is_paused(&self) -> bool {
+        match &self.active {
+            Active::Two(s, _) => s.is_paused(),
+            Active::Three(s, _) => s.is_paused(),
+        }
+    }
+
+    /// Takes `n` steps now.
+    pub fn step_n(&mut self, n: u32) {
+        match &mut self.active {
+            Active::Two(s, _) => s.step_n(n),
+            Active::Three(s, _) => s.step_n(n),
+        }
+    }
+
+    /// Advances by `elapsed` seconds of wall time (see [`Simulation::advance`]).
+    pub fn advance(&mut self, elapsed: Real) -> u32 {
+        match &mut self.active {
+            Active::Two(s, _) => s.advance(elapsed),
+            Active::Three(s, _) => s.advance(elapsed),
+        }
+    }
+
+    /// Carries out a command that concerns this scene (scene switching is the caller's).
+    /// `cursor` is the mouse position in pixels, if known.
+    pub fn command(&mut self, c: Command, cursor: Option<(f64, f64)>) -> Result<(), ViewerError> {
+        if self.overlays.apply(c) {
+            return Ok(());
+        }
+        let size = Vec2::new(self.width as f32, self.height as f32);
+        match &mut self.active {
+            Active::Two(s, v) => sim_command(s, c, || v.fire_ray(cursor, size)),
+            Active::Three(s, v) => sim_command(s, c, || v.fire_ray(cursor, size)),
+        }
+    }
+
+    /// Tells the stage the viewport's new size (for framing and firing).
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.width = width.max(1);
+        self.height = height.max(1);
+    }
+
+    /// Syncs the scene graph with the world and queues the overlays and text for the
+    /// next frame. `fps` is shown when given (a window), "offscreen" otherwise.
+    pub fn prepare(&mut self, window: &mut Window, fps: Option<f64>) {
+        let overlays = self.overlays;
+        match &mut self.active {
+            Active::Two(s, v) => {
+                v.sync(s.world(), s.fired(), &overlays);
+                v.draw_overlays(window, s.world(), &overlays);
+            }
+            Active::Three(s, v) => {
+                v.sync(s.world(), s.fired(), &overlays);
+                v.draw_overlays(window, s.world(), &overlays);
+            }
+        }
+        if self.show_hud {
+            self.draw_hud(window, fps);
+        }
+    }
+
+    fn draw_hud(&self, window: &mut Window, fps: Option<f64>) {
+        let (paused, scale) = match &self.active {
+            Active::Two(s, _) => (s.is_paused(), s.time_scale()),
+            Active::Three(s, _) => (s.is_paused(), s.time_scale()),
+        };
+        let mut lines = hud_lines(&self.name, self.dim(), &self.stats(), fps, paused, scale);
+        if self.overlays.help {
+            lines.push(crate::input::HELP.to_string());
+        }
+        let text = crate::palette::Rgb::new(0.92, 0.92, 0.92).to_kiss();
+        for (i, line) in lines.iter().enumerate() {
+            let y = 8.0 + i as f32 * HUD_TEXT_SIZE * 1.15;
+            window.draw_text(line, Vec2::new(10.0, y), HUD_TEXT_SIZE, &self.font, text);
+        }
+    }
+
+    /// Renders one frame into `window` (after [`Stage::prepare`]); false once the window
+    /// was closed.
+    pub async fn render(&mut self, window: &mut Window) -> bool {
+        window.set_background_color(BACKGROUND.to_kiss());
+        match &mut self.active {
+            Active::Two(_, v) => window.render_2d(&mut v.root, &mut v.camera).await,
+            Active::Three(_, v) => window.render_3d(&mut v.root, &mut v.camera).await,
+        }
+    }
+
+    /// For each body of the world, its colour and the pixel box (origin top left) of its
+    /// bounded colliders' world boxes as the camera saw them at creation. Unbounded bodies
+    /// (a half-space ground) are left out.
+    pub fn body_boxes(&self) -> Vec<BodyBox> {
+        match &self.active {
+            Active::Two(s, v) => collect_boxes(s, |b| v.project_box(b)),
+            Active::Three(s, v) => collect_boxes(s, |b| v.project_box(b, self.width, self.height)),
+        }
+    }
+}
+
+/// Where a body appears in an image.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyBox {
+    /// The body.
+    pub body: BodyHandle,
+    /// Its colour as drawn.
+    pub color: crate::palette::Rgb,
+    /// True for dynamic bodies.
+    pub dynamic: bool,
+    /// Top left corner, pixels.
+    pub min: [f32; 2],
+    /// Bottom right corner, pixels.
+    pub max: [f32; 2],
+}
+
+fn collect_boxes<const D: usize>(
+    sim: &Simulation<D>,
+    project: impl Fn(&Aabb<D>) -> ([f32; 2], [f32; 2]),
+) -> Vec<BodyBox>
+where
+    Space<D>: Dim<D>,
+{
+    let world = sim.world();
+    let mut out = Vec::new();
+    for (h, b) in world.bodies() {
+        let mut aabb = Aabb::EMPTY;
+        for c in b.colliders().iter().filter_map(|c| world.collider(*c)) {
+            let local = fathom_sdf::Sdf::bounds(c.shape());
+            if crate::framing::is_unbounded(&local) {
+                continue;
+            }
+            aabb = aabb.merge(&local.transformed(c.world_pose()));
+        }
+        if !aabb.is_valid() {
+            continue;
+        }
+        let (min, max) = project(&aabb);
+        let color = crate::view3d::body_color(world, h, sim.fired(), &Overlays::default());
+        out.push(BodyBox {
+            body: h,
+            color,
+            dynamic: b.is_dynamic(),
+            min,
+            max,
+        });
+    }
+    out
+}
+
+fn sim_command<const D: usize>(
+    sim: &mut Simulation<D>,
+    c: Command,
+    fire_ray: impl FnOnce() -> (Vector<D>, Vector<D>),
+) -> Result<(), ViewerError>
+where
+    Space<D>: Dim<D>,
+{
+    match c {
+        Command::TogglePause => sim.set_paused(!sim.is_paused()),
+        Command::Step => {
+            sim.set_paused(true);
+            sim.step_once();
+        }
+        Command::Reset => sim.reset(),
+        Command::Slower => sim.slower(),
+        Command::Faster => sim.faster(),
+        Command::Fire => {
+            let (origin, dir) = fire_ray();
+            let size = crate::framing::scene_bounds(sim.world()).radius();
+            let radius = (0.03 * size).clamp(0.05, 0.5);
+            sim.fire(origin, dir, FIRE_SPEED, radius)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn named(e: ViewerError, name: &str) -> ViewerError {
+    match e {
+        ViewerError::Scene { source, .. } => ViewerError::Scene {
+            path: name.into(),
+            source,
+        },
+        other => other,
+    }
+}

@@ -1,0 +1,101 @@
+//! Scene files as `fathom view` reads them: both dimensions, folder listing,
+//! typed errors with line and column, unknown names listing the choices.
+//! No graphics needed.
+
+use fathom_viewer::demo::{peg_board, pyramid};
+use fathom_viewer::{find_scene, load_scene, load_scene_dir, AnyScene, ViewerError};
+use fathom_world::{Scene3, SceneError};
+use std::path::PathBuf;
+
+/// A fresh empty folder under the system temp dir.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fathom-viewer-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_folder_of_2d_and_3d_scenes_loads_sorted_with_dimensions() {
+    let dir = temp_dir("dir");
+    std::fs::write(dir.join("b_pegs.ron"), peg_board().to_ron_string().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("a_pyramid.ron"),
+        pyramid::<3>(3, 0.5).to_ron_string().unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a scene").unwrap();
+    let scenes = load_scene_dir(&dir).unwrap();
+    let names: Vec<&str> = scenes.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a_pyramid", "b_pegs"]);
+    assert_eq!(scenes[0].scene, AnyScene::Three(pyramid::<3>(3, 0.5)));
+    assert_eq!(scenes[1].scene, AnyScene::Two(peg_board()));
+    assert_eq!(find_scene(&scenes, "b_pegs").unwrap(), 1);
+    assert_eq!(find_scene(&scenes, "A_PYRAMID").unwrap(), 0);
+    match find_scene(&scenes, "tower") {
+        Err(ViewerError::UnknownScene { name, available }) => {
+            assert_eq!(name, "tower");
+            assert_eq!(available, "a_pyramid, b_pegs");
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn malformed_scene_reports_line_and_column() {
+    let dir = temp_dir("bad");
+    let path = dir.join("broken.ron");
+    // Line 3 holds a value of the wrong type for `substeps`.
+    std::fs::write(&path, "(\n    dt: 0.01,\n    substeps: \"four\",\n)\n").unwrap();
+    match load_scene(&path) {
+        Err(ViewerError::Scene {
+            path: p,
+            source: SceneError::Parse { line, column, .. },
+        }) => {
+            assert_eq!(p, path);
+            assert_eq!(line, 3);
+            assert!(column >= 5, "column {column}");
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_values_and_missing_files_are_typed_errors() {
+    let dir = temp_dir("invalid");
+    let mut scene = pyramid::<3>(2, 0.5);
+    scene.dt = -1.0;
+    let path = dir.join("negative_dt.ron");
+    std::fs::write(&path, scene.to_ron_string().unwrap()).unwrap();
+    let e = load_scene(&path).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ViewerError::Scene {
+                source: SceneError::Invalid(_),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("dt"), "{e}");
+    let e = load_scene(dir.join("missing.ron")).unwrap_err();
+    assert!(matches!(e, ViewerError::Io { .. }), "{e:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn dimension_is_read_from_the_text() {
+    let three = pyramid::<3>(2, 0.5).to_ron_string().unwrap();
+    let two = pyramid::<2>(2, 0.5).to_ron_string().unwrap();
+    assert_eq!(AnyScene::from_ron_str(&three, false).unwrap().dim(), 3);
+    assert_eq!(AnyScene::from_ron_str(&two, false).unwrap().dim(), 2);
+    // A file that says nothing dimension-specific is 3D unless preferred otherwise.
+    assert_eq!(
+        AnyScene::from_ron_str("()", false).unwrap(),
+        AnyScene::Three(Scene3::default())
+    );
+    assert_eq!(AnyScene::from_ron_str("()", true).unwrap().dim(), 2);
+}

@@ -12,12 +12,17 @@
 mod body;
 mod constraint;
 mod contact;
+mod joints;
 mod softness;
 mod solver;
 
 pub use body::{Motion, SolverBody};
 pub use constraint::Constraint;
 pub use contact::{ContactConstraint, ContactPoint, StepContext};
+pub use joints::{
+    DistanceJoint, JointConstraint, JointImpulses, JointKind, Motor, PrismaticJoint, RevoluteJoint,
+    SphericalJoint, Spring,
+};
 pub use softness::Softness;
 pub use solver::{
     apply_restitution, integrate_positions, integrate_velocities, prepare, solve, step, warm_start,

@@ -6,6 +6,7 @@
 
 use crate::arena::{BodyHandle, ColliderHandle};
 use crate::desc::BodyKind;
+use crate::filter::CollisionGroups;
 use crate::mass::MassProperties;
 use fathom_math::{Aabb, AngVector, AngularInertia, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Shape;
@@ -34,6 +35,9 @@ where
     pub(crate) inertia_local: AngularInertia<D>,
     pub(crate) inv_inertia_local: AngularInertia<D>,
     pub(crate) colliders: Vec<ColliderHandle>,
+    /// Bullet flag: always swept by continuous collision.
+    #[serde(default)]
+    pub(crate) ccd: bool,
 }
 
 impl<const D: usize> Body<D>
@@ -120,6 +124,10 @@ where
     pub fn is_dynamic(&self) -> bool {
         self.kind == BodyKind::Dynamic
     }
+    /// True when the body is a bullet (always swept by continuous collision).
+    pub fn is_ccd(&self) -> bool {
+        self.ccd
+    }
 }
 
 /// A shape attached to a body.
@@ -141,6 +149,15 @@ where
     pub(crate) world_pose: Pose<D>,
     /// World box with margin and motion, refreshed every step.
     pub(crate) aabb: Aabb<D>,
+    /// A sensor reports overlaps as events and never produces a contact response.
+    #[serde(default)]
+    pub(crate) sensor: bool,
+    /// Collision groups (membership and filter masks).
+    #[serde(default)]
+    pub(crate) groups: CollisionGroups,
+    /// Contact force (N) above which the pair reports a force event; `None`: never.
+    #[serde(default)]
+    pub(crate) force_event_threshold: Option<Real>,
 }
 
 impl<const D: usize> Collider<D>
@@ -182,5 +199,17 @@ where
     /// World box used by the broadphase (margin and motion included), as of the last step.
     pub fn aabb(&self) -> &Aabb<D> {
         &self.aabb
+    }
+    /// True for a sensor (overlap events only, no contact response).
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+    /// Collision groups.
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
+    }
+    /// Contact force threshold of force events, N (`None`: no force events).
+    pub fn force_event_threshold(&self) -> Option<Real> {
+        self.force_event_threshold
     }
 }

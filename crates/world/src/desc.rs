@@ -8,6 +8,7 @@
 use crate::error::{
     check_finite, check_finite_all, check_non_negative, check_positive, WorldError,
 };
+use crate::filter::CollisionGroups;
 use fathom_math::{AngVector, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Shape;
 use nalgebra::Translation;
@@ -72,6 +73,9 @@ where
     pub gravity_scale: Real,
     /// Colliders attached when the body is created.
     pub colliders: Vec<ColliderDesc<D>>,
+    /// Bullet: sweep this body with continuous collision every step (fast bodies
+    /// are swept anyway once they move more than a fraction of their size per step).
+    pub ccd: bool,
 }
 
 impl<const D: usize> Default for BodyDesc<D>
@@ -89,6 +93,7 @@ where
             angular_damping: 0.0,
             gravity_scale: 1.0,
             colliders: Vec::new(),
+            ccd: false,
         }
     }
 }
@@ -153,6 +158,11 @@ where
     /// Sets the gravity scale.
     pub fn gravity_scale(mut self, s: Real) -> Self {
         self.gravity_scale = s;
+        self
+    }
+    /// Marks the body as a bullet (continuous collision every step).
+    pub fn ccd(mut self, on: bool) -> Self {
+        self.ccd = on;
         self
     }
     /// Adds a collider.
@@ -221,6 +231,13 @@ where
     pub restitution: Real,
     /// Contact margin, metres: contacts within it are found early (speculative).
     pub margin: Real,
+    /// A sensor reports overlaps as events and never produces a contact response.
+    pub sensor: bool,
+    /// Collision groups (membership and filter masks).
+    pub groups: CollisionGroups,
+    /// Total contact force of a pair, N, above which it reports a force event each step
+    /// (the lower threshold of the pair's two colliders applies); `None`: never.
+    pub force_event_threshold: Option<Real>,
 }
 
 impl<const D: usize> Default for ColliderDesc<D>
@@ -247,6 +264,9 @@ where
             friction: 0.6,
             restitution: 0.0,
             margin: 0.02,
+            sensor: false,
+            groups: CollisionGroups::ALL,
+            force_event_threshold: None,
         }
     }
     /// Sets the shape.
@@ -289,6 +309,21 @@ where
         self.margin = m;
         self
     }
+    /// Makes the collider a sensor (or not).
+    pub fn sensor(mut self, on: bool) -> Self {
+        self.sensor = on;
+        self
+    }
+    /// Sets the collision groups.
+    pub fn groups(mut self, groups: CollisionGroups) -> Self {
+        self.groups = groups;
+        self
+    }
+    /// Sets the force-event threshold (N).
+    pub fn force_event_threshold(mut self, newtons: Real) -> Self {
+        self.force_event_threshold = Some(newtons);
+        self
+    }
 
     /// The collider's pose in its body's frame.
     pub fn local_pose(&self) -> Pose<D> {
@@ -310,6 +345,9 @@ where
         check_non_negative("friction", self.friction)?;
         check_non_negative("restitution", self.restitution)?;
         check_non_negative("margin", self.margin)?;
+        if let Some(t) = self.force_event_threshold {
+            check_non_negative("force_event_threshold", t)?;
+        }
         Ok(())
     }
 }

@@ -15,9 +15,12 @@
 
 pub mod arena;
 mod body;
+mod ccd_stage;
 mod contacts;
 mod desc;
 mod error;
+mod events;
+mod filter;
 pub mod mass;
 mod metrics;
 mod pipeline;
@@ -27,9 +30,12 @@ mod world;
 
 pub use arena::{BodyHandle, ColliderHandle};
 pub use body::{Body, Collider};
+pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
 pub use desc::{BodyDesc, BodyKind, ColliderDesc};
 pub use error::WorldError;
+pub use events::{Touch, WorldEvent, TOUCH_SLOP};
+pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use scene::{Scene, Scene2, Scene3, SceneError};

@@ -8,8 +8,9 @@
 //! 5. the soft-step solver (substeps, friction, restitution),
 //! 6. poses and velocities written back; the contact cache keeps the impulses.
 //!
-//! Islands and sleeping (between 3 and 5), continuous collision (after 5) and
-//! events (after 6) slot in as further stages.
+//! Collision groups, sensors and the pair hook filter pairs before stage 3
+//! (`filter.rs`); continuous collision runs after 6a (`ccd_stage.rs`) and
+//! events last (`events.rs`). Islands and sleeping slot in between 3 and 5.
 
 use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
@@ -56,6 +57,7 @@ where
     /// Advances the world by one step of `settings().dt` seconds.
     pub fn step(&mut self) {
         self.ensure_broadphase();
+        let start_poses = self.start_poses();
         self.update_collider_boxes();
         self.update_pairs();
         let manifolds = self.find_manifolds();
@@ -70,12 +72,14 @@ where
         };
         fathom_solver::step(&settings, self.settings.dt, input);
         self.write_back_bodies(&solver_bodies);
+        self.continuous_collision(&start_poses);
         self.cache_contacts(&manifolds, &constraints, &owners);
+        self.update_events();
         self.step_count += 1;
     }
 
     /// Stage 0: after deserialisation the broadphase is rebuilt from the colliders.
-    fn ensure_broadphase(&mut self) {
+    pub(crate) fn ensure_broadphase(&mut self) {
         if self.broadphase_ready {
             return;
         }
@@ -152,6 +156,7 @@ where
             if ca.body == cb.body
                 || !(ba.is_dynamic() || bb.is_dynamic())
                 || !ca.aabb.intersects(&cb.aabb)
+                || !self.contact_allowed(a, ca, b, cb)
             {
                 continue;
             }

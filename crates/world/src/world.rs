@@ -98,6 +98,15 @@ where
     #[serde(skip)]
     pub(crate) broadphase_ready: bool,
     pub(crate) step_count: u64,
+    /// Events of the last step (see `events.rs`).
+    #[serde(default)]
+    pub(crate) events: Vec<crate::events::WorldEvent<D>>,
+    /// Pairs touching or overlapping (sensors) after the last step, sorted by pair.
+    #[serde(default)]
+    pub(crate) touching: Vec<crate::events::Touch>,
+    /// The game's per-pair filter (code, so never serialised).
+    #[serde(skip)]
+    pub(crate) pair_hook: crate::filter::PairHook,
 }
 
 /// A 2D world.
@@ -134,6 +143,9 @@ where
             broadphase: Broadphase::new(),
             broadphase_ready: true,
             step_count: 0,
+            events: Vec::new(),
+            touching: Vec::new(),
+            pair_hook: crate::filter::PairHook::default(),
         }
     }
 
@@ -198,6 +210,7 @@ where
             inertia_local: Space::<D>::inertia_zero(),
             inv_inertia_local: Space::<D>::inertia_zero(),
             colliders: Vec::new(),
+            ccd: desc.ccd,
         };
         let handle = self.bodies.insert(body);
         for (c, mass) in desc.colliders.iter().zip(prepared) {
@@ -249,6 +262,9 @@ where
             mass: mass.transformed(&local_pose),
             world_pose,
             aabb: Aabb::EMPTY,
+            sensor: desc.sensor,
+            groups: desc.groups,
+            force_event_threshold: desc.force_event_threshold,
         };
         let h = self.colliders.insert(collider);
         let aabb = crate::pipeline::collider_aabb(

@@ -1,0 +1,352 @@
+//! Events of a step: contacts that started or stopped, sensors entered or
+//! left, and contact forces above a collider's threshold.
+//!
+//! The world keeps the set of touching pairs ([`Touch`], sorted) from one
+//! step to the next, and each step's events are the difference between the
+//! old set and the new one, so a pair reports `Started` once and `Stopped`
+//! once however long it touches. Events are sorted by collider pair (then by
+//! kind), so the order is the same for any thread count and any history of
+//! queries.
+//!
+//! **When a contact pair touches.** Manifolds include speculative points up
+//! to the margin (plus the step's closing distance), so "has a manifold" would
+//! fire long before impact. A pair starts touching when a point is within
+//! [`TOUCH_SLOP`] or the solver pushed on it this step (a speculative contact
+//! that stopped a fast body), and keeps touching until every point is farther
+//! than the pair's margin and the solver no longer pushes. The band between
+//! the two thresholds keeps a resting contact, whose separation jitters by
+//! fractions of a millimetre, from flickering.
+//!
+//! **Sensors** are tested for overlap at the end of the step with the
+//! narrowphase's exact `intersects` (no margin, no hysteresis): entering and
+//! leaving are geometric facts, and no solver jitters a sensor.
+
+use crate::arena::{ColliderHandle, RawHandle};
+use crate::contacts::PairContacts;
+use crate::world::World;
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_narrowphase::ContactOptions;
+use fathom_sdf::Sdf;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A contact pair starts touching when a point is within this separation, metres
+/// (Box2D's linear slop: the solver's soft contacts rest within it).
+pub const TOUCH_SLOP: Real = 0.005;
+
+/// A pair touching (or, for sensors, overlapping) after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Touch {
+    /// The collider with the lower handle.
+    pub a: ColliderHandle,
+    /// The other collider.
+    pub b: ColliderHandle,
+    /// True when one of the two is a sensor (an overlap, not a contact).
+    pub sensor: bool,
+}
+
+impl Touch {
+    fn key(&self) -> (u64, u64) {
+        (self.a.0.to_bits(), self.b.0.to_bits())
+    }
+}
+
+/// Something that happened during a step. Pairs are ordered (`a` has the lower handle).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum WorldEvent<const D: usize> {
+    /// Two colliders began touching.
+    ContactStarted {
+        /// Lower collider handle.
+        a: ColliderHandle,
+        /// Higher collider handle.
+        b: ColliderHandle,
+    },
+    /// Two colliders stopped touching (or one was removed, or a filter now rejects them).
+    ContactStopped {
+        /// Lower collider handle.
+        a: ColliderHandle,
+        /// Higher collider handle.
+        b: ColliderHandle,
+        /// True when `a` or `b` no longer exists.
+        removed: bool,
+    },
+    /// A collider began overlapping a sensor.
+    SensorEntered {
+        /// The sensor.
+        sensor: ColliderHandle,
+        /// The collider that entered it.
+        other: ColliderHandle,
+    },
+    /// A collider stopped overlapping a sensor.
+    SensorExited {
+        /// The sensor.
+        sensor: ColliderHandle,
+        /// The collider that left it.
+        other: ColliderHandle,
+        /// True when either no longer exists.
+        removed: bool,
+    },
+    /// A touching pair pressed harder than the lower force threshold of its colliders.
+    ContactForce {
+        /// Lower collider handle.
+        a: ColliderHandle,
+        /// Higher collider handle.
+        b: ColliderHandle,
+        /// Sum of the normal forces over the step, N (normal impulse / dt).
+        total_force: Real,
+        /// Largest single-point normal force, N.
+        max_point_force: Real,
+        /// Impulse-weighted contact normal, unit, world frame, from `a` towards `b`.
+        direction: Vector<D>,
+    },
+}
+
+impl<const D: usize> WorldEvent<D> {
+    /// The pair this event is about, lower handle first.
+    pub fn pair(&self) -> (ColliderHandle, ColliderHandle) {
+        match *self {
+            Self::ContactStarted { a, b }
+            | Self::ContactStopped { a, b, .. }
+            | Self::ContactForce { a, b, .. } => (a, b),
+            Self::SensorEntered { sensor, other } | Self::SensorExited { sensor, other, .. } => {
+                (sensor.min(other), sensor.max(other))
+            }
+        }
+    }
+
+    /// Sort key: pair, then stop before start before force.
+    fn sort_key(&self) -> (u64, u64, u8) {
+        let (a, b) = self.pair();
+        let rank = match self {
+            Self::ContactStopped { .. } | Self::SensorExited { .. } => 0,
+            Self::ContactStarted { .. } | Self::SensorEntered { .. } => 1,
+            Self::ContactForce { .. } => 2,
+        };
+        (a.0.to_bits(), b.0.to_bits(), rank)
+    }
+}
+
+impl<const D: usize> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The events of the last step, sorted by collider pair (replaced by each step).
+    pub fn events(&self) -> &[WorldEvent<D>] {
+        &self.events
+    }
+
+    /// Takes the events of the last step, leaving none.
+    pub fn drain_events(&mut self) -> Vec<WorldEvent<D>> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The pairs touching (or overlapping a sensor) after the last step, sorted.
+    pub fn touching_pairs(&self) -> &[Touch] {
+        &self.touching
+    }
+
+    /// Last stage of the step: the new touching set from the contact cache and the
+    /// sensor overlaps, its difference from the old one as events, and force events.
+    pub(crate) fn update_events(&mut self) {
+        let mut now = self.touching_contacts();
+        now.extend(self.sensor_overlaps());
+        now.sort_unstable_by_key(Touch::key);
+        let mut events = self.touch_changes(&now);
+        events.extend(self.force_events());
+        events.sort_by_key(WorldEvent::sort_key);
+        self.touching = now;
+        self.events = events;
+    }
+
+    fn was_touching(&self, key: (u64, u64)) -> bool {
+        self.touching
+            .binary_search_by(|t| t.key().cmp(&key))
+            .is_ok()
+    }
+
+    /// Contact pairs of the cache that touch, with the hysteresis of the module docs.
+    fn touching_contacts(&self) -> Vec<Touch> {
+        self.contacts
+            .iter()
+            .filter(|p| {
+                let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b))
+                else {
+                    return false;
+                };
+                let reach = if self.was_touching(p.key()) {
+                    ca.margin.max(cb.margin).max(TOUCH_SLOP)
+                } else {
+                    TOUCH_SLOP
+                };
+                pair_touches(p, reach)
+            })
+            .map(|p| Touch {
+                a: p.a,
+                b: p.b,
+                sensor: false,
+            })
+            .collect()
+    }
+
+    /// Candidate pairs with exactly one sensor that overlap at the end of the step,
+    /// tested in parallel and gathered in pair order.
+    fn sensor_overlaps(&self) -> Vec<Touch> {
+        let jobs: Vec<_> = self
+            .pairs
+            .iter()
+            .filter_map(|&(ka, kb)| {
+                let a = ColliderHandle(RawHandle::from_bits(ka));
+                let b = ColliderHandle(RawHandle::from_bits(kb));
+                let (ca, cb) = (self.colliders.get(a)?, self.colliders.get(b)?);
+                let moving = |c: &crate::body::Collider<D>| {
+                    self.bodies
+                        .get(c.body)
+                        .is_some_and(|b| b.kind != crate::desc::BodyKind::Static)
+                };
+                let ok = ca.sensor != cb.sensor
+                    && ca.body != cb.body
+                    && (moving(ca) || moving(cb))
+                    && ca.aabb.intersects(&cb.aabb)
+                    && self.pair_allowed(a, ca, b, cb);
+                ok.then_some((a, ca, b, cb))
+            })
+            .collect();
+        let opts = ContactOptions::default();
+        jobs.par_iter()
+            .filter(|(_, ca, _, cb)| {
+                fathom_narrowphase::intersects(
+                    &ca.shape as &dyn Sdf<D>,
+                    &ca.world_pose,
+                    &cb.shape as &dyn Sdf<D>,
+                    &cb.world_pose,
+                    &opts,
+                )
+                // Shapes are validated on the way in; a failed query reports no overlap.
+                .is_ok_and(|i| i.intersecting)
+            })
+            .map(|(a, _, b, _)| Touch {
+                a: *a,
+                b: *b,
+                sensor: true,
+            })
+            .collect()
+    }
+
+    /// Started/entered for pairs new in `now`, stopped/exited for pairs gone from it.
+    fn touch_changes(&self, now: &[Touch]) -> Vec<WorldEvent<D>> {
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < self.touching.len() || j < now.len() {
+            let old = self.touching.get(i);
+            let new = now.get(j);
+            match (old, new) {
+                (Some(o), Some(n)) if o.key() == n.key() => {
+                    if o.sensor != n.sensor {
+                        // A collider became (or stopped being) a sensor: end the old kind, start the new.
+                        out.push(self.ended(o));
+                        out.push(self.began(n));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+                (Some(o), Some(n)) if o.key() < n.key() => {
+                    out.push(self.ended(o));
+                    i += 1;
+                }
+                (Some(o), None) => {
+                    out.push(self.ended(o));
+                    i += 1;
+                }
+                (_, Some(n)) => {
+                    out.push(self.began(n));
+                    j += 1;
+                }
+                (None, None) => unreachable!("loop condition"),
+            }
+        }
+        out
+    }
+
+    fn sensor_and_other(&self, t: &Touch) -> (ColliderHandle, ColliderHandle) {
+        match self.colliders.get(t.b) {
+            Some(cb) if cb.sensor => (t.b, t.a),
+            _ => (t.a, t.b),
+        }
+    }
+
+    fn began(&self, t: &Touch) -> WorldEvent<D> {
+        if t.sensor {
+            let (sensor, other) = self.sensor_and_other(t);
+            WorldEvent::SensorEntered { sensor, other }
+        } else {
+            WorldEvent::ContactStarted { a: t.a, b: t.b }
+        }
+    }
+
+    fn ended(&self, t: &Touch) -> WorldEvent<D> {
+        let removed = !(self.colliders.contains(t.a) && self.colliders.contains(t.b));
+        if t.sensor {
+            let (sensor, other) = self.sensor_and_other(t);
+            WorldEvent::SensorExited {
+                sensor,
+                other,
+                removed,
+            }
+        } else {
+            WorldEvent::ContactStopped {
+                a: t.a,
+                b: t.b,
+                removed,
+            }
+        }
+    }
+
+    /// A force event for every cached pair whose total normal force exceeds the lower
+    /// threshold of its two colliders.
+    fn force_events(&self) -> Vec<WorldEvent<D>> {
+        let dt = self.settings.dt;
+        let mut out = Vec::new();
+        for p in &self.contacts {
+            let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b)) else {
+                continue;
+            };
+            let threshold = match (ca.force_event_threshold, cb.force_event_threshold) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => continue,
+            };
+            let (mut total, mut max_point, mut dir) = (0.0, 0.0 as Real, Vector::<D>::zeros());
+            for m in &p.manifolds {
+                for q in &m.points {
+                    let f = q.total_normal_impulse / dt;
+                    total += f;
+                    max_point = max_point.max(f);
+                    dir += m.normal * f;
+                }
+            }
+            let n = dir.norm();
+            if total > threshold && n > 0.0 {
+                out.push(WorldEvent::ContactForce {
+                    a: p.a,
+                    b: p.b,
+                    total_force: total,
+                    max_point_force: max_point,
+                    direction: dir / n,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// True when a point of the pair is within `reach` or carried a normal impulse.
+fn pair_touches<const D: usize>(p: &PairContacts<D>, reach: Real) -> bool
+where
+    Space<D>: Dim<D>,
+{
+    p.manifolds
+        .iter()
+        .flat_map(|m| m.points.iter())
+        .any(|q| q.separation <= reach || q.total_normal_impulse > 0.0)
+}

@@ -194,6 +194,24 @@ impl<T, H: Handle> Arena<T, H> {
         slot.value.as_ref().map(|v| (H::from_raw(raw), v))
     }
 
+    /// Checks the bookkeeping a deserialised arena must satisfy (a snapshot could
+    /// be corrupted): the live count matches, and every free slot index is in range,
+    /// listed once and empty.
+    pub fn check_consistent(&self) -> Result<(), String> {
+        let live = self.slots.iter().filter(|s| s.value.is_some()).count();
+        if live != self.len {
+            return Err(format!("{live} live values but a count of {}", self.len));
+        }
+        let mut seen = vec![false; self.slots.len()];
+        for &i in &self.free {
+            match self.slots.get(i as usize) {
+                Some(s) if s.value.is_none() && !seen[i as usize] => seen[i as usize] = true,
+                _ => return Err(format!("free slot {i} is out of range, live or listed twice")),
+            }
+        }
+        Ok(())
+    }
+
     /// Live values with their handles, in handle (index) order.
     pub fn iter(&self) -> impl Iterator<Item = (H, &T)> + '_ {
         self.slots.iter().enumerate().filter_map(|(i, s)| {

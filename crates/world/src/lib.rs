@@ -21,11 +21,14 @@ mod desc;
 mod error;
 mod events;
 mod filter;
+mod islands;
+mod joints;
 pub mod mass;
 mod metrics;
 mod pipeline;
 mod scene;
 mod shape_mass;
+mod snapshot;
 mod world;
 
 pub use arena::{BodyHandle, ColliderHandle};
@@ -35,15 +38,21 @@ pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, P
 pub use desc::{BodyDesc, BodyKind, ColliderDesc};
 pub use error::WorldError;
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
+pub use islands::SleepSettings;
+pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
 pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use scene::{Scene, Scene2, Scene3, SceneError};
 pub use shape_mass::unit_mass_properties;
+pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
 pub use world::{World, World2, World3, WorldSettings};
 
 pub use fathom_sdf::Shape;
-pub use fathom_solver::SolverSettings;
+pub use fathom_solver::{
+    DistanceJoint, JointKind, Motor, PrismaticJoint, RevoluteJoint, SolverSettings, SphericalJoint,
+    Spring,
+};
 
 #[cfg(test)]
 mod tests;

@@ -60,21 +60,27 @@ where
         let start_poses = self.start_poses();
         self.update_collider_boxes();
         self.update_pairs();
-        let manifolds = self.find_manifolds();
+        let mut manifolds = self.find_manifolds();
+        self.wake_touched(&mut manifolds);
         let (mut solver_bodies, index) = self.solver_bodies();
         let (mut constraints, owners) = self.contact_constraints(&manifolds, &index);
+        let mut joints = self.joint_constraints(&index, &solver_bodies);
+        let mut joint_refs = crate::joints::as_constraints(&mut joints);
         let settings = self.settings.solver;
         let input = SolverInput {
             gravity: self.settings.gravity,
             bodies: &mut solver_bodies,
             contacts: &mut constraints,
-            constraints: &mut [],
+            constraints: &mut joint_refs,
         };
         fathom_solver::step(&settings, self.settings.dt, input);
-        self.write_back_bodies(&solver_bodies);
+        self.write_back_bodies(&solver_bodies, &index);
+        self.finish_joints(&joints, &solver_bodies);
+        self.record_solved(&solver_bodies);
         self.continuous_collision(&start_poses);
         self.cache_contacts(&manifolds, &constraints, &owners);
         self.update_events();
+        self.update_islands(&manifolds);
         self.step_count += 1;
     }
 
@@ -106,10 +112,11 @@ where
     /// the current velocity, so fast bodies get their pairs in time.
     fn update_collider_boxes(&mut self) {
         let dt = self.settings.dt;
+        let sleep = &self.sleep;
         for (_, b) in self
             .bodies
             .iter()
-            .filter(|(_, b)| b.kind != BodyKind::Static)
+            .filter(|(h, b)| b.kind != BodyKind::Static && !sleep.sleeping(*h))
         {
             let motion = b.linear_velocity * dt;
             for &ch in &b.colliders {
@@ -155,6 +162,8 @@ where
             };
             if ca.body == cb.body
                 || !(ba.is_dynamic() || bb.is_dynamic())
+                || !(self.is_mover(ca.body) || self.is_mover(cb.body))
+                || self.joint_blocks_contact(ca.body, cb.body)
                 || !ca.aabb.intersects(&cb.aabb)
                 || !self.contact_allowed(a, ca, b, cb)
             {
@@ -204,6 +213,9 @@ where
         let mut index = vec![usize::MAX; self.bodies.capacity_index()];
         let mut out = Vec::with_capacity(self.bodies.len());
         for (h, b) in self.bodies.iter() {
+            if self.skips_solver(h) {
+                continue;
+            }
             index[h.0.index as usize] = out.len();
             let mut sb = SolverBody::new(
                 b.kind.motion(),
@@ -283,8 +295,12 @@ where
     }
 
     /// Stage 6a: poses and velocities back into the bodies; forces are spent.
-    fn write_back_bodies(&mut self, solved: &[SolverBody<D>]) {
-        for ((_, b), sb) in self.bodies.iter_mut().zip(solved) {
+    /// Sleeping bodies (left out of the solver, `index` = `usize::MAX`) stay as they are.
+    fn write_back_bodies(&mut self, solved: &[SolverBody<D>], index: &[usize]) {
+        for (h, b) in self.bodies.iter_mut() {
+            let Some(sb) = solved.get(index[h.0.index as usize]) else {
+                continue;
+            };
             if b.kind != BodyKind::Static {
                 let rotation = sb.rotation;
                 let origin = sb.center - rotation * b.mass.center;
@@ -338,6 +354,6 @@ where
                 points,
             });
         }
-        self.contacts = cache;
+        self.contacts = self.with_sleeping_pairs(cache);
     }
 }

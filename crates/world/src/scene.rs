@@ -143,6 +143,7 @@ where
                 substeps: self.substeps,
                 ..SolverSettings::default()
             },
+            ..WorldSettings::default()
         }
     }
 

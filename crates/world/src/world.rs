@@ -28,6 +28,8 @@ pub struct WorldSettings<const D: usize> {
     pub dt: Real,
     /// Solver tuning (substeps, contact stiffness...).
     pub solver: SolverSettings,
+    /// When islands fall asleep (see `islands.rs`).
+    pub sleep: crate::islands::SleepSettings,
 }
 
 impl<const D: usize> Default for WorldSettings<D> {
@@ -38,6 +40,7 @@ impl<const D: usize> Default for WorldSettings<D> {
             gravity,
             dt: 1.0 / 60.0,
             solver: SolverSettings::default(),
+            sleep: crate::islands::SleepSettings::default(),
         }
     }
 }
@@ -66,6 +69,7 @@ impl<const D: usize> WorldSettings<D> {
         ] {
             crate::error::check_non_negative(field, v)?;
         }
+        self.sleep.validate()?;
         Ok(())
     }
 }
@@ -98,6 +102,12 @@ where
     #[serde(skip)]
     pub(crate) broadphase_ready: bool,
     pub(crate) step_count: u64,
+    /// Joints, the contacts they turn off, last step's breaks (see `joints.rs`).
+    #[serde(default)]
+    pub(crate) joints: crate::joints::JointSet<D>,
+    /// Islands and sleeping (see `islands.rs`).
+    #[serde(default)]
+    pub(crate) sleep: crate::islands::SleepState,
     /// Events of the last step (see `events.rs`).
     #[serde(default)]
     pub(crate) events: Vec<crate::events::WorldEvent<D>>,
@@ -143,6 +153,8 @@ where
             broadphase: Broadphase::new(),
             broadphase_ready: true,
             step_count: 0,
+            joints: Default::default(),
+            sleep: Default::default(),
             events: Vec::new(),
             touching: Vec::new(),
             pair_hook: crate::filter::PairHook::default(),
@@ -235,6 +247,7 @@ where
         let mass = collider_mass(desc, kind)?;
         let h = self.insert_collider(body, desc, mass);
         self.update_mass(body);
+        self.wake(body);
         Ok(h)
     }
 
@@ -318,6 +331,8 @@ where
 
     /// Removes a body and its colliders; `None` when the handle is stale.
     pub fn remove_body(&mut self, h: BodyHandle) -> Option<Body<D>> {
+        self.wake(h);
+        self.remove_joints_of(h);
         let body = self.bodies.remove(h)?;
         for c in &body.colliders {
             self.detach_collider(*c);
@@ -331,6 +346,7 @@ where
         if let Some(b) = self.bodies.get_mut(c.body) {
             b.colliders.retain(|x| *x != h);
             self.update_mass(c.body);
+            self.wake(c.body);
         }
         Some(c)
     }
@@ -387,6 +403,7 @@ where
         check_finite_all("pose.rotation", m.iter())?;
         self.body_mut(h)?.pose = pose;
         self.refresh_collider_poses(h);
+        self.wake(h);
         Ok(())
     }
 
@@ -414,6 +431,7 @@ where
         if b.kind != BodyKind::Static {
             b.linear_velocity = v;
         }
+        self.wake(h);
         Ok(())
     }
 
@@ -428,6 +446,7 @@ where
         if b.kind != BodyKind::Static {
             b.angular_velocity = w;
         }
+        self.wake(h);
         Ok(())
     }
 
@@ -435,6 +454,7 @@ where
     pub fn apply_force(&mut self, h: BodyHandle, f: Vector<D>) -> Result<(), WorldError> {
         check_finite_all("force", f.iter())?;
         self.body_mut(h)?.force += f;
+        self.wake(h);
         Ok(())
     }
 
@@ -442,6 +462,7 @@ where
     pub fn apply_torque(&mut self, h: BodyHandle, t: AngVector<D>) -> Result<(), WorldError> {
         check_ang::<D>("torque", &t)?;
         self.body_mut(h)?.torque += t;
+        self.wake(h);
         Ok(())
     }
 
@@ -458,6 +479,7 @@ where
         let r = p - b.center_of_mass();
         b.force += f;
         b.torque += Space::<D>::cross(&r, &f);
+        self.wake(h);
         Ok(())
     }
 
@@ -466,6 +488,7 @@ where
         check_finite_all("impulse", j.iter())?;
         let b = self.body_mut(h)?;
         b.linear_velocity += j * b.inv_mass;
+        self.wake(h);
         Ok(())
     }
 
@@ -479,6 +502,7 @@ where
         let b = self.body_mut(h)?;
         let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
         b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &j);
+        self.wake(h);
         Ok(())
     }
 
@@ -496,6 +520,7 @@ where
         let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
         b.linear_velocity += j * b.inv_mass;
         b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &Space::<D>::cross(&r, &j));
+        self.wake(h);
         Ok(())
     }
 

@@ -1,0 +1,332 @@
+//! Snapshots: the whole world (bodies, colliders, contact cache with its
+//! warm-start impulses, touching pairs, pending events, step count) saved to
+//! bytes or RON text and restored bit for bit.
+//!
+//! **Binary** is bincode 2 (serde, variable-length integers, fixed-width floats
+//! as bincode writes them) behind a 32-byte header: magic `FTHMSNAP`, format
+//! version, dimension, payload length and an FNV-1a checksum of the payload.
+//! The header makes the failure modes precise: a short file is
+//! [`SnapshotError::Truncated`], a flipped bit is [`SnapshotError::Checksum`],
+//! a 2D snapshot loaded into a 3D world is [`SnapshotError::Dimension`].
+//!
+//! **RON** is the same data as text, `(version, dim, checksum, world)`. The
+//! checksum is FNV-1a of the world's binary encoding, so a corrupted value is
+//! caught after parsing; it is optional, so a hand-edited snapshot may drop it.
+//! Floats survive the text round trip exactly (shortest round-trip printing).
+//!
+//! **Restoring is all or nothing.** The snapshot is decoded into a fresh world
+//! and checked (arenas' bookkeeping, handles that point at live objects, finite
+//! values, valid settings and shapes) before it replaces the target, so on any
+//! error the target world is untouched. Code does not serialise: the target's
+//! pair filter hook stays installed. The broadphase is rebuilt from the saved
+//! boxes; it only proposes candidates, so the restored world steps to the same
+//! bits as the original.
+
+use crate::metrics::Fnv1a;
+use crate::world::World;
+use fathom_math::{is_finite_vec, Dim, Space};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+const MAGIC: &[u8; 8] = b"FTHMSNAP";
+/// The snapshot format version this build writes and reads.
+pub const SNAPSHOT_VERSION: u16 = 1;
+const HEADER_LEN: usize = 32;
+
+/// Why a snapshot could not be restored. The target world is unchanged.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SnapshotError {
+    /// Fewer bytes than the header or its payload length says.
+    #[error("snapshot truncated: {expected} bytes expected, {found} present")]
+    Truncated {
+        /// Bytes the snapshot should have.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+    /// More bytes than the header's payload length.
+    #[error("snapshot has {extra} unexpected trailing bytes")]
+    TrailingBytes {
+        /// How many.
+        extra: usize,
+    },
+    /// The data does not start with the snapshot magic.
+    #[error("not a Fathom snapshot (bad magic bytes)")]
+    BadMagic,
+    /// Written by an incompatible format version.
+    #[error("snapshot format version {found} is not supported (this build reads {supported})")]
+    Version {
+        /// Version in the snapshot.
+        found: u16,
+        /// Version this build reads.
+        supported: u16,
+    },
+    /// The snapshot is of a world of another dimension.
+    #[error("snapshot is of a {found}D world, this world is {expected}D")]
+    Dimension {
+        /// Dimension in the snapshot.
+        found: u8,
+        /// This world's dimension.
+        expected: u8,
+    },
+    /// The payload does not match its checksum: corrupted data.
+    #[error("snapshot corrupted: checksum {found:#018x}, expected {expected:#018x}")]
+    Checksum {
+        /// Checksum stored in the snapshot.
+        expected: u64,
+        /// Checksum of the data as read.
+        found: u64,
+    },
+    /// The payload (binary) or text (RON) does not decode as a world.
+    #[error("snapshot does not decode: {0}")]
+    Decode(String),
+    /// The snapshot decodes, but to a world that breaks an invariant.
+    #[error("snapshot is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+fn bincode_config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h = Fnv1a::default();
+    h.write(bytes);
+    h.finish()
+}
+
+/// The RON form.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct RonSnapshot<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    version: u16,
+    dim: u8,
+    #[serde(default)]
+    checksum: Option<u64>,
+    world: World<D>,
+}
+
+impl<const D: usize> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn payload(&self) -> Vec<u8> {
+        // Plain data (numbers, vectors, enums) always encodes.
+        bincode::serde::encode_to_vec(self, bincode_config()).expect("a world always encodes")
+    }
+
+    /// The world as a binary snapshot (header + bincode payload).
+    pub fn snapshot(&self) -> Vec<u8> {
+        let payload = self.payload();
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
+        out.push(D as u8);
+        out.extend_from_slice(&[0; 5]);
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// The world as a RON snapshot.
+    pub fn snapshot_ron(&self) -> String {
+        let snap = RonSnapshot {
+            version: SNAPSHOT_VERSION,
+            dim: D as u8,
+            checksum: Some(fnv(&self.payload())),
+            world: self.clone_via_payload(),
+        };
+        // Plain data always serialises to RON.
+        ron::ser::to_string_pretty(&snap, ron::ser::PrettyConfig::default())
+            .expect("a world always serialises")
+    }
+
+    /// A copy of the serialised state (the world holds a broadphase and a hook that are
+    /// not `Clone`; the copy rebuilds its broadphase before it steps).
+    fn clone_via_payload(&self) -> Self {
+        let (w, _) = bincode::serde::decode_from_slice(&self.payload(), bincode_config())
+            .expect("a world decodes its own encoding");
+        w
+    }
+
+    /// A world restored from a binary snapshot.
+    pub fn from_snapshot(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        let payload = check_header::<D>(bytes)?;
+        let (mut w, used): (Self, usize) =
+            bincode::serde::decode_from_slice(payload, bincode_config())
+                .map_err(|e| SnapshotError::Decode(e.to_string()))?;
+        if used != payload.len() {
+            return Err(SnapshotError::TrailingBytes {
+                extra: payload.len() - used,
+            });
+        }
+        w.check_restored()?;
+        w.ensure_broadphase();
+        Ok(w)
+    }
+
+    /// A world restored from a RON snapshot.
+    pub fn from_snapshot_ron(text: &str) -> Result<Self, SnapshotError> {
+        let snap: RonSnapshot<D> =
+            ron::from_str(text).map_err(|e| SnapshotError::Decode(e.to_string()))?;
+        if snap.version != SNAPSHOT_VERSION {
+            return Err(SnapshotError::Version {
+                found: snap.version,
+                supported: SNAPSHOT_VERSION,
+            });
+        }
+        if snap.dim as usize != D {
+            return Err(SnapshotError::Dimension {
+                found: snap.dim,
+                expected: D as u8,
+            });
+        }
+        let mut w = snap.world;
+        if let Some(expected) = snap.checksum {
+            let found = fnv(&w.payload());
+            if found != expected {
+                return Err(SnapshotError::Checksum { expected, found });
+            }
+        }
+        w.check_restored()?;
+        w.ensure_broadphase();
+        Ok(w)
+    }
+
+    /// Replaces this world by a binary snapshot; on error nothing changes. The pair
+    /// filter hook stays.
+    pub fn restore(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
+        let w = Self::from_snapshot(bytes)?;
+        self.replace_keeping_hook(w);
+        Ok(())
+    }
+
+    /// Replaces this world by a RON snapshot; on error nothing changes.
+    pub fn restore_ron(&mut self, text: &str) -> Result<(), SnapshotError> {
+        let w = Self::from_snapshot_ron(text)?;
+        self.replace_keeping_hook(w);
+        Ok(())
+    }
+
+    fn replace_keeping_hook(&mut self, mut w: Self) {
+        w.pair_hook = std::mem::take(&mut self.pair_hook);
+        *self = w;
+    }
+
+    /// The invariants a decoded world must satisfy before it may replace a live one.
+    fn check_restored(&self) -> Result<(), SnapshotError> {
+        let bad = SnapshotError::Inconsistent;
+        self.settings.validate().map_err(|e| bad(e.to_string()))?;
+        self.bodies
+            .check_consistent()
+            .map_err(|e| bad(format!("bodies: {e}")))?;
+        self.colliders
+            .check_consistent()
+            .map_err(|e| bad(format!("colliders: {e}")))?;
+        for (h, b) in self.bodies.iter() {
+            let m = Space::<D>::rotation_matrix(&b.pose.rotation);
+            let finite = is_finite_vec(&b.pose.translation.vector)
+                && m.iter().all(|x| x.is_finite())
+                && is_finite_vec(&b.linear_velocity)
+                && Space::<D>::ang_is_finite(&b.angular_velocity)
+                && b.inv_mass.is_finite()
+                && b.mass.mass.is_finite();
+            if !finite {
+                return Err(bad(format!("body {h:?} has a non-finite value")));
+            }
+            for c in &b.colliders {
+                if self.colliders.get(*c).map(|c| c.body) != Some(h) {
+                    return Err(bad(format!(
+                        "body {h:?} lists collider {c:?} that is not its own"
+                    )));
+                }
+            }
+        }
+        for (h, c) in self.colliders.iter() {
+            let listed = self
+                .bodies
+                .get(c.body)
+                .is_some_and(|b| b.colliders.contains(&h));
+            if !listed {
+                return Err(bad(format!(
+                    "collider {h:?} is not attached to a live body"
+                )));
+            }
+            c.shape
+                .validate()
+                .map_err(|e| bad(format!("collider {h:?}: {e}")))?;
+            if c.aabb.is_empty() || !is_finite_vec(&c.world_pose.translation.vector) {
+                return Err(bad(format!("collider {h:?} has an invalid box or pose")));
+            }
+        }
+        for p in &self.contacts {
+            if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
+                return Err(bad(format!("contact pair {:?}-{:?} is stale", p.a, p.b)));
+            }
+        }
+        if !self.contacts.windows(2).all(|w| w[0].key() < w[1].key()) {
+            return Err(bad("contact pairs are not sorted".into()));
+        }
+        if !self
+            .touching
+            .windows(2)
+            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+        {
+            return Err(bad("touching pairs are not sorted".into()));
+        }
+        Ok(())
+    }
+}
+
+/// The payload of a binary snapshot, after checking its header and checksum.
+fn check_header<const D: usize>(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+    if bytes.len() < HEADER_LEN {
+        if bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] != MAGIC {
+            return Err(SnapshotError::BadMagic);
+        }
+        return Err(SnapshotError::Truncated {
+            expected: HEADER_LEN,
+            found: bytes.len(),
+        });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(SnapshotError::BadMagic);
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != SNAPSHOT_VERSION {
+        return Err(SnapshotError::Version {
+            found: version,
+            supported: SNAPSHOT_VERSION,
+        });
+    }
+    if bytes[10] as usize != D {
+        return Err(SnapshotError::Dimension {
+            found: bytes[10],
+            expected: D as u8,
+        });
+    }
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let (len, expected) = (word(16), word(24));
+    let body = &bytes[HEADER_LEN..];
+    let want = usize::try_from(len).unwrap_or(usize::MAX);
+    if body.len() < want {
+        return Err(SnapshotError::Truncated {
+            expected: HEADER_LEN.saturating_add(want),
+            found: bytes.len(),
+        });
+    }
+    if body.len() > want {
+        return Err(SnapshotError::TrailingBytes {
+            extra: body.len() - want,
+        });
+    }
+    let found = fnv(body);
+    if found != expected {
+        return Err(SnapshotError::Checksum { expected, found });
+    }
+    Ok(body)
+}

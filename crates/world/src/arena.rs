@@ -206,7 +206,11 @@ impl<T, H: Handle> Arena<T, H> {
         for &i in &self.free {
             match self.slots.get(i as usize) {
                 Some(s) if s.value.is_none() && !seen[i as usize] => seen[i as usize] = true,
-                _ => return Err(format!("free slot {i} is out of range, live or listed twice")),
+                _ => {
+                    return Err(format!(
+                        "free slot {i} is out of range, live or listed twice"
+                    ))
+                }
             }
         }
         Ok(())

@@ -38,9 +38,9 @@ pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, P
 pub use desc::{BodyDesc, BodyKind, ColliderDesc};
 pub use error::WorldError;
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
+pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use islands::SleepSettings;
 pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
-pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use scene::{Scene, Scene2, Scene3, SceneError};

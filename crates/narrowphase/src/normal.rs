@@ -148,3 +148,200 @@ pub(crate) fn along_normal<const D: usize>(
     let pb = p - n * sb;
     Some((pa, pb, -(sa + sb)))
 }
+
+/// The separating-axis refinement of a penetration: among the candidate axes at the deep point
+/// `p` (the face normals each shape shows around `p`, sampled from its gradient at points inside
+/// it, and in 3D the cross products of an edge of each), the one along which the shapes overlap
+/// least, with that overlap as the depth. The overlap along an axis `n` is
+/// `support_A(n) - (-support_B(-n))`, each support found by [`support`] near `p`: for convex
+/// polytopes this is the separating-axis theorem's minimum translation (an edge-edge contact's
+/// axis is the cross product of the edges); smooth shapes give one candidate, their common
+/// normal. Returns the unit normal from A to B, the depth, A's support point and B's.
+pub(crate) fn separating_axis<const D: usize>(
+    a: &dyn Field<D>,
+    b: &dyn Field<D>,
+    p: &Vector<D>,
+    n0: &Vector<D>,
+    h: Real,
+    reach: Real,
+) -> (Vector<D>, Real, Vector<D>, Vector<D>) {
+    // Features at two scales: right at the deep point, and across the overlap.
+    let mut normals_a = face_normals(a, p, h);
+    let mut normals_b = face_normals(b, p, h);
+    for n in face_normals(a, p, 0.5 * reach) {
+        push_normal(&mut normals_a, n);
+    }
+    for n in face_normals(b, p, 0.5 * reach) {
+        push_normal(&mut normals_b, n);
+    }
+    let mut tried: Vec<Vector<D>> = Vec::new();
+    let mut best = (*n0, Real::INFINITY, *p, *p);
+    // Each round tries the axes the known features give, then learns the features at the
+    // supports it found (the corner or edge an axis leans on may be away from the deep point).
+    for _ in 0..SAT_ROUNDS {
+        let mut supports: Vec<(Vector<D>, Vector<D>, Vector<D>)> = Vec::new();
+        for n in candidate_axes(&normals_a, &normals_b, n0) {
+            if tried.iter().any(|m| m.dot(&n).abs() >= SAME_AXIS.cos()) {
+                continue;
+            }
+            tried.push(n);
+            let top = support(a, p, &n, reach);
+            let bottom = support(b, p, &-n, reach);
+            let depth = n.dot(&(top - bottom));
+            if depth < best.1 {
+                best = (n, depth, top, bottom);
+            }
+            supports.push((n, top, bottom));
+        }
+        if supports.is_empty() {
+            break;
+        }
+        for (n, top, bottom) in supports {
+            for m in face_normals(a, &(top - n * h), h) {
+                push_normal(&mut normals_a, m);
+            }
+            for m in face_normals(b, &(bottom + n * h), h) {
+                push_normal(&mut normals_b, m);
+            }
+        }
+    }
+    best
+}
+
+/// The separating-axis candidates: `n0`, A's face normals, B's face normals reversed, and in 3D
+/// the cross products of an edge of A and an edge of B (oriented along `n0`).
+fn candidate_axes<const D: usize>(
+    normals_a: &[Vector<D>],
+    normals_b: &[Vector<D>],
+    n0: &Vector<D>,
+) -> Vec<Vector<D>> {
+    let mut axes: Vec<Vector<D>> = vec![*n0];
+    for n in normals_a
+        .iter()
+        .copied()
+        .chain(normals_b.iter().map(|n| -n))
+    {
+        push_axis(&mut axes, n);
+    }
+    if D == 3 {
+        for ea in edges(normals_a) {
+            for eb in edges(normals_b) {
+                let c = cross3(&ea, &eb);
+                if c.norm() > 1e-3 {
+                    let c = c.normalize();
+                    push_axis(&mut axes, if c.dot(n0) < 0.0 { -c } else { c });
+                }
+            }
+        }
+    }
+    axes
+}
+
+fn push_normal<const D: usize>(normals: &mut Vec<Vector<D>>, n: Vector<D>) {
+    if normals.len() < MAX_NORMALS && normals.iter().all(|m| m.dot(&n) < SAME_AXIS.cos()) {
+        normals.push(n);
+    }
+}
+
+/// The point of `f`'s shape farthest along `dir` near `start`, by iterated far projection: the
+/// point of the shape nearest to a point far along `dir` lies on the supporting feature (a face
+/// facing `dir` is reached in one step, an edge or corner in a few as each step slides along the
+/// surface towards it). `reach` (how far out the far point is) keeps the search local, so a
+/// non-convex shape's other parts are not visited. Exact fields land on the surface in one
+/// projection; bounds are re-projected a few times.
+pub(crate) fn support<const D: usize>(
+    f: &dyn Field<D>,
+    start: &Vector<D>,
+    dir: &Vector<D>,
+    reach: Real,
+) -> Vector<D> {
+    const STEPS: usize = 8;
+    let mut x = project(f, &(start + dir * reach));
+    for _ in 0..STEPS {
+        let y = project(f, &(x + dir * reach));
+        if dir.dot(&(y - x)) <= 1e-6 * reach {
+            break;
+        }
+        x = y;
+    }
+    x
+}
+
+/// `q` moved onto `f`'s surface along the gradient (repeated while the field is not exact).
+fn project<const D: usize>(f: &dyn Field<D>, q: &Vector<D>) -> Vector<D> {
+    let mut x = *q;
+    for _ in 0..4 {
+        let d = f.value(&x);
+        if !d.is_finite() {
+            break;
+        }
+        x -= f.gradient(&x) * (d / f.lipschitz().max(1e-6));
+        if d.abs() <= 1e-6 * (1.0 + q.norm()) {
+            break;
+        }
+    }
+    x
+}
+
+/// Angle below which two candidate axes are the same (radians).
+const SAME_AXIS: Real = 0.02;
+/// Rounds of learning features at the supports (see [`separating_axis`]).
+const SAT_ROUNDS: usize = 3;
+/// Most face normals kept per shape (a box corner shows 3; a curved surface shows a new one at
+/// every sample, and those add nothing a few do not).
+const MAX_NORMALS: usize = 8;
+/// Most axes tried in one round.
+const MAX_AXES: usize = 32;
+
+/// Adds `n` to `axes` unless it (or its opposite) is already there.
+fn push_axis<const D: usize>(axes: &mut Vec<Vector<D>>, n: Vector<D>) {
+    if axes.len() < MAX_AXES && axes.iter().all(|m| m.dot(&n).abs() < (SAME_AXIS).cos()) {
+        axes.push(n);
+    }
+}
+
+/// The distinct outward normals field `f` shows around `p`: its gradient at `p` and at the
+/// points a step `h` along each axis that are inside it (outside a corner the gradient is
+/// radial, not a face's normal, so those samples are skipped).
+fn face_normals<const D: usize>(f: &dyn Field<D>, p: &Vector<D>, h: Real) -> Vec<Vector<D>> {
+    let mut out: Vec<Vector<D>> = Vec::new();
+    let mut samples = vec![*p];
+    for i in 0..D {
+        for s in [h, -h] {
+            let mut q = *p;
+            q[i] += s;
+            samples.push(q);
+        }
+    }
+    for q in samples {
+        if f.value(&q) < 0.0 {
+            push_normal(&mut out, f.gradient(&q));
+        }
+    }
+    out
+}
+
+/// The edge directions between pairs of distinct face normals (3D only).
+fn edges<const D: usize>(normals: &[Vector<D>]) -> Vec<Vector<D>> {
+    let mut out = Vec::new();
+    for i in 0..normals.len() {
+        for j in (i + 1)..normals.len() {
+            let e = cross3(&normals[i], &normals[j]);
+            if e.norm() > 1e-3 {
+                out.push(e.normalize());
+            }
+        }
+    }
+    out
+}
+
+/// The 3D cross product written on `Vector<D>` (zero unless `D == 3`).
+fn cross3<const D: usize>(a: &Vector<D>, b: &Vector<D>) -> Vector<D> {
+    let mut c = Vector::<D>::zeros();
+    if D == 3 {
+        c[0] = a[1] * b[2] - a[2] * b[1];
+        c[1] = a[2] * b[0] - a[0] * b[2];
+        c[2] = a[0] * b[1] - a[1] * b[0];
+    }
+    c
+}

@@ -84,32 +84,6 @@ impl<const K: usize> Objective<K> for Extreme<K> {
     }
 }
 
-/// `inner + eps * (dir · p)`: a small generic slope that makes a flat minimum (two parallel
-/// faces, whose closest points form a whole patch) a unique corner of that patch, so that the
-/// search needs no enumeration of the patch. The slope moves a curved minimum by about
-/// `eps / curvature`, which changes its value by `eps^2 / curvature`: negligible for small `eps`.
-pub(crate) struct Tilted<O, const K: usize> {
-    pub inner: O,
-    pub dir: Vector<K>,
-    pub eps: Real,
-}
-
-impl<const K: usize, O: Objective<K>> Objective<K> for Tilted<O, K> {
-    fn value(&self, p: &Vector<K>, d: &[Real; 2]) -> Real {
-        self.inner.value(p, d) + self.eps * self.dir.dot(p)
-    }
-    fn lower_bound(&self, cell: &Aabb<K>, d: &[Real; 2], lo: &[Real; 2]) -> Real {
-        let low = self.dir.dot(&cell.center()) - self.dir.abs().dot(&cell.half_extents());
-        self.inner.lower_bound(cell, d, lo) + self.eps * low
-    }
-}
-
-/// A fixed direction with no special relation to any axis or diagonal (for tie-breaking).
-pub(crate) fn generic_direction<const K: usize>() -> Vector<K> {
-    const C: [Real; 3] = [0.5257, 0.6882, 0.4999];
-    Vector::<K>::from_fn(|i, _| C[i % 3] + 0.1 * (i / 3) as Real).normalize()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Sdf;
 
+use super::sdf_sdf::SdfSdf;
 use super::{world_point, Closest, Ctx, PairQuery};
 use crate::field::{Field, PosedSdf};
 use crate::manifold::{reduce, to_world, Candidate, IDS_PER_REGION};
@@ -173,7 +174,23 @@ where
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
-        self.closest(ctx).penetration()
+        let c = self.closest(ctx);
+        if c.separation >= -self.radius {
+            return c.penetration();
+        }
+        // The core segment itself is inside the other shape: the nearest way out is no longer
+        // the field's gradient at one segment point, so search the pair as two general fields.
+        let capsule = fathom_sdf::Capsule {
+            half_height: self.half_height,
+            radius: self.radius,
+        };
+        let general = SdfSdf {
+            a: &capsule,
+            pose_a: self.pose_capsule,
+            b: self.sdf,
+            pose_b: self.pose_sdf,
+        };
+        general.penetration(ctx)
     }
 
     fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {

@@ -18,22 +18,23 @@ use fathom_sdf::Sdf;
 use super::{world_point, Ctx, PairQuery};
 use crate::field::{Counter, Field, PosedSdf};
 use crate::manifold::{project, reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
-use crate::normal::{along_normal, normal_at};
-use crate::objectives::{generic_direction, Extreme, MaxOf, Sum, Tilted};
+use crate::normal::{along_normal, normal_at, separating_axis};
+use crate::objectives::{Extreme, MaxOf, Sum};
 use crate::regions::components;
-use crate::search::{cover, minimise, Budget, Cell, Order, Params, Problem};
+use crate::search::{cover, minimise, Budget, Cell, Found, Order, Params, Problem};
 use crate::types::{Deepest, Manifold};
 
 /// Weight of `dA + dB` in the extreme objectives (ties of a flat rim go to the interface).
 const EXTREME_LAMBDA: Real = 0.25;
 
-/// Slope of the tie-break of the distance objective (see [`Tilted`]). It keeps the search
-/// logarithmic on parallel faces; the small bias it gives curved minima is then removed by
-/// alternating projections (closest point on A of the point on B, and back), which converge
-/// to the closest pair of convex patches and leave parallel faces where they are.
-const DISTANCE_TILT: Real = 0.2;
-/// Alternating projections that polish the tilted minimiser into the closest pair.
-const POLISH_STEPS: usize = 8;
+/// The distance search is best-first (certified: it stops when no cell can hold a point closer
+/// than the best by the tolerance) but splits at most this many times the descent cap: two
+/// parallel faces are closest along a whole patch, which certifying would enumerate, while any
+/// point of the patch is as good.
+const DISTANCE_CAP_FACTOR: usize = 16;
+/// Alternating projections (the point of A nearest to the point of B, and back) that polish the
+/// search's answer into the closest pair of the two convex patches near it.
+const POLISH_STEPS: usize = 16;
 
 /// Two general fields, searched in A's frame.
 pub(crate) struct SdfSdf<'a, const D: usize>
@@ -81,10 +82,13 @@ where
     Space<D>: Dim<D>,
 {
     /// A point inside both shapes (search frame), breadth-first with an early out.
+    /// The leaves are half the usual size so that an overlap one smallest cell deep (an
+    /// edge-edge overlap is a small tetrahedron, whose inscribed ball is a third of its depth)
+    /// still holds a leaf's centre.
     fn common_point(&self, ctx: &mut Ctx) -> Option<Vector<D>> {
         let (fa, fb) = self.fields(&ctx.counter);
         let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
-        let mut params = Params::new(Order::BreadthFirst, ctx.settings.leaf_radius, 0.0);
+        let mut params = Params::new(Order::BreadthFirst, 0.5 * ctx.settings.leaf_radius, 0.0);
         params.stop_at = Some(0.0);
         params.cutoff = 0.0;
         let budget = &mut ctx.budget;
@@ -102,6 +106,7 @@ where
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
+        let inside = self.common_point(ctx)?;
         let (fa, fb) = self.fields(&ctx.counter);
         let s = ctx.settings;
         let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
@@ -109,13 +114,21 @@ where
         params.cap = ctx.descent_cap(D);
         let budget = &mut ctx.budget;
         let root = Self::root(&problem, fa.bounds().intersection(&fb.bounds()), budget)?;
-        let best = minimise(&problem, &Sum, &params, &[root], budget)?;
+        let best = minimise(&problem, &Sum, &params, &[root], budget).unwrap_or_else(|| {
+            let values = [fa.value(&inside), fb.value(&inside)];
+            Found {
+                point: inside,
+                value: values[0] + values[1],
+                values,
+            }
+        });
         let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
-        let reach = 2.0 * s.size + s.margin;
-        let (pa, pb, sep) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)
-            .unwrap_or((p, p, best.value.min(0.0)));
+        // The supports are searched near the overlap: a little beyond the depth so far, and at
+        // least a fraction of the shapes' size (edges and corners within it are found).
+        let reach = 2.0 * (-best.value).max(0.0) + (0.25 * s.size).max(4.0 * s.leaf_radius);
+        let (n, depth, pa, pb) = separating_axis(&fa, &fb, &p, &n, 2.0 * s.leaf_radius, reach);
         Some(Deepest {
-            depth: (-sep).max(0.0),
+            depth: depth.max(0.0),
             normal: self.pose_a.transform_vector(&n),
             point_a: world_point(&self.pose_a, &pa),
             point_b: world_point(&self.pose_a, &pb),
@@ -130,15 +143,11 @@ where
         let (fa, fb) = self.fields(&ctx.counter);
         let s = ctx.settings;
         let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], Real::INFINITY);
-        let params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+        let mut params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+        params.cap = DISTANCE_CAP_FACTOR * ctx.descent_cap(D);
         let budget = &mut ctx.budget;
         let root = Self::root(&problem, Some(fa.bounds().merge(&fb.bounds())), budget);
-        let objective = Tilted {
-            inner: MaxOf,
-            dir: generic_direction(),
-            eps: DISTANCE_TILT,
-        };
-        let best = root.and_then(|r| minimise(&problem, &objective, &params, &[r], budget));
+        let best = root.and_then(|r| minimise(&problem, &MaxOf, &params, &[r], budget));
         let Some(best) = best else {
             return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
         };

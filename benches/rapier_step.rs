@@ -1,0 +1,260 @@
+//! World steps: Fathom against Rapier 0.36 on identical scenes, one thread and all cores.
+//!
+//! Both worlds are built from the same [`Scene`] descriptors (the shipped demo scenes of
+//! `fathom::demo_scenes`, and a pile of 1000 balls like `benches/world_step.rs`'s): the same
+//! bodies, poses, shapes, densities and frictions, the same time step, gravity and substep count
+//! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
+//! measurement is of a scene in contact, then each criterion iteration is one more step.
+//! "1 thread" runs inside a one-thread rayon pool; "all cores" inside the default pool (both
+//! engines parallelise with rayon; Rapier has its `parallel` feature on).
+//!
+//! Run: `cargo bench --bench rapier_step -- --warm-up-time 1 --measurement-time 3`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fathom::demo_scenes::demo_scene;
+use fathom::math::{Dim, Real, Space, Vector3};
+use fathom::world::{BodyDesc, BodyKind, ColliderDesc, Scene, Shape, World};
+use fathom::SceneFile;
+use std::hint::black_box;
+
+/// Steps before measuring: the bodies settle into contact.
+const WARM_STEPS: usize = 30;
+
+/// A primitive both engines have in closed form.
+enum Prim {
+    Ball(Real),
+    /// Half height of the core segment, radius.
+    Capsule(Real, Real),
+    Cuboid(Vec<Real>),
+}
+
+fn primitive<const D: usize>(shape: &Shape<D>) -> Prim
+where
+    Space<D>: Dim<D>,
+{
+    use fathom::sdf::{Sdf, ShapeKind};
+    match (shape, shape.kind()) {
+        (_, ShapeKind::Ball { radius }) => Prim::Ball(radius),
+        (
+            _,
+            ShapeKind::Capsule {
+                half_height,
+                radius,
+            },
+        ) => Prim::Capsule(half_height, radius),
+        (Shape::Cuboid(c), _) => Prim::Cuboid(c.half_extents.iter().copied().collect()),
+        _ => panic!("the compared scenes hold balls, capsules and cuboids only"),
+    }
+}
+
+/// The rapier world of a scene, for one rapier crate: the same code for rapier2d and rapier3d,
+/// whose types differ only in dimension. `$ang` turns a Fathom angle into Rapier's and `$cuboid`
+/// makes a box from half extents.
+macro_rules! rapier_world {
+    ($name:ident, $rapier:ident, $d:literal, $ang:expr, $cuboid:expr) => {
+        fn $name(scene: &Scene<$d>) -> $rapier::prelude::PhysicsWorld {
+            use $rapier::prelude::*;
+            let vec = |v: &fathom::math::Vector<$d>| Vector::from_slice(v.as_slice());
+            let mut w = PhysicsWorld::default();
+            w.gravity = vec(&scene.gravity);
+            w.integration_parameters.dt = scene.dt;
+            w.integration_parameters.num_solver_iterations = scene.substeps as usize;
+            for body in &scene.bodies {
+                let builder = match body.kind {
+                    BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
+                    BodyKind::Static => RigidBodyBuilder::fixed(),
+                    BodyKind::Kinematic => RigidBodyBuilder::kinematic_position_based(),
+                };
+                let rb = builder
+                    .translation(vec(&body.position))
+                    .rotation($ang(&body.rotation))
+                    .linvel(vec(&body.linear_velocity))
+                    .linear_damping(body.linear_damping)
+                    .angular_damping(body.angular_damping)
+                    .gravity_scale(body.gravity_scale);
+                let handle = w.bodies.insert(rb);
+                for c in &body.colliders {
+                    let shape = match primitive(&c.shape) {
+                        Prim::Ball(r) => SharedShape::ball(r),
+                        Prim::Capsule(h, r) => SharedShape::capsule_y(h, r),
+                        Prim::Cuboid(h) => $cuboid(&h),
+                    };
+                    let collider = ColliderBuilder::new(shape)
+                        .translation(vec(&c.position))
+                        .rotation($ang(&c.rotation))
+                        .density(c.density)
+                        .friction(c.friction)
+                        // Fathom combines frictions by geometric mean.
+                        .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+                        .restitution(c.restitution);
+                    w.colliders
+                        .insert_with_parent(collider, handle, &mut w.bodies);
+                }
+            }
+            w
+        }
+    };
+}
+
+rapier_world!(rapier_2d, rapier2d, 2, |a: &Real| *a, |h: &[Real]| {
+    rapier2d::prelude::SharedShape::cuboid(h[0], h[1])
+});
+rapier_world!(
+    rapier_3d,
+    rapier3d,
+    3,
+    |a: &fathom::math::Vector3| rapier3d::prelude::Vector::from_slice(a.as_slice()),
+    |h: &[Real]| rapier3d::prelude::SharedShape::cuboid(h[0], h[1], h[2])
+);
+
+/// 1000 balls of radii 0.2-0.4 on a lattice above a walled box (the layout of
+/// `benches/world_step.rs`), as a scene.
+fn ball_pile() -> Scene<3> {
+    let cuboid = |h: Vector3| Shape::<3>::cuboid(h).expect("positive sizes");
+    let mut bodies = vec![BodyDesc::fixed()
+        .position(Vector3::new(0.0, -0.5, 0.0))
+        .collider(ColliderDesc::new(cuboid(Vector3::new(6.0, 0.5, 6.0))))];
+    for (axis, sign) in [(0, 1.0), (0, -1.0), (2, 1.0), (2, -1.0)] {
+        let mut half = Vector3::new(6.0, 8.0, 6.0);
+        half[axis] = 0.5;
+        let mut p = Vector3::new(0.0, 8.0, 0.0);
+        p[axis] = sign * 5.0;
+        bodies.push(
+            BodyDesc::fixed()
+                .position(p)
+                .collider(ColliderDesc::new(cuboid(half))),
+        );
+    }
+    for i in 0..1000 {
+        let (x, z, y) = (i % 10, (i / 10) % 10, i / 100);
+        let r = 0.2 + 0.2 * ((i * 37) % 11) as Real / 10.0;
+        let p = Vector3::new(
+            x as Real * 0.85 - 3.8,
+            1.0 + y as Real * 0.85,
+            z as Real * 0.85 - 3.8,
+        );
+        let ball = Shape::<3>::ball(r).expect("positive radius");
+        bodies.push(
+            BodyDesc::dynamic()
+                .position(p)
+                .collider(ColliderDesc::new(ball)),
+        );
+    }
+    Scene {
+        bodies,
+        ..Scene::default()
+    }
+}
+
+fn demo(name: &str) -> SceneFile {
+    (demo_scene(name).expect("a shipped scene").build)()
+}
+
+/// The pools to step in: one thread, and all cores.
+fn pools() -> Vec<(String, rayon::ThreadPool)> {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut out = Vec::new();
+    for threads in [1, all] {
+        if out
+            .iter()
+            .any(|(_, p): &(String, rayon::ThreadPool)| p.current_num_threads() == threads)
+        {
+            continue;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        out.push((format!("{threads}t"), pool));
+    }
+    out
+}
+
+/// Benches `step` on a world made by `make` (stepped [`WARM_STEPS`] times first), every call
+/// inside `pool`.
+fn bench_steps<W: Send>(
+    c: &mut Criterion,
+    id: &str,
+    pool: &rayon::ThreadPool,
+    make: impl Fn() -> W + Sync,
+    step: impl Fn(&mut W) + Sync,
+) {
+    let mut w = pool.install(|| {
+        let mut w = make();
+        for _ in 0..WARM_STEPS {
+            step(&mut w);
+        }
+        w
+    });
+    c.bench_function(id, |b| b.iter(|| pool.install(|| step(black_box(&mut w)))));
+}
+
+fn scene_2d(file: SceneFile) -> Scene<2> {
+    match file {
+        SceneFile::Scene2D(s) => s,
+        SceneFile::Scene3D(_) => panic!("expected a 2D scene"),
+    }
+}
+
+fn scene_3d(file: SceneFile) -> Scene<3> {
+    match file {
+        SceneFile::Scene3D(s) => s,
+        SceneFile::Scene2D(_) => panic!("expected a 3D scene"),
+    }
+}
+
+fn fathom_world<const D: usize>(scene: &Scene<D>) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    scene.build().expect("a valid scene")
+}
+
+fn rapier_step(c: &mut Criterion) {
+    let pyramid_2d = scene_2d(demo("pyramid_2d"));
+    let scenes_3d = [
+        ("pyramid_3d", scene_3d(demo("pyramid_3d"))),
+        ("balls_1000", ball_pile()),
+        ("mixed_pile_1000", scene_3d(demo("pile_3d"))),
+    ];
+    for (threads, pool) in &pools() {
+        let id = |engine: &str, scene: &str| format!("rapier_step/{scene}/{engine}/{threads}");
+        bench_steps(
+            c,
+            &id("fathom", "pyramid_2d_base100"),
+            pool,
+            || fathom_world(&pyramid_2d),
+            |w| w.step(),
+        );
+        bench_steps(
+            c,
+            &id("rapier", "pyramid_2d_base100"),
+            pool,
+            || rapier_2d(&pyramid_2d),
+            |w| w.step(),
+        );
+        for (name, scene) in &scenes_3d {
+            bench_steps(
+                c,
+                &id("fathom", name),
+                pool,
+                || fathom_world(scene),
+                |w| w.step(),
+            );
+            bench_steps(
+                c,
+                &id("rapier", name),
+                pool,
+                || rapier_3d(scene),
+                |w| w.step(),
+            );
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = rapier_step
+}
+criterion_main!(benches);

@@ -9,6 +9,11 @@
 //!         (kind: Static, colliders: [(shape: /* a fathom-sdf shape */)]),
 //!         (position: (0.0, 2.0), colliders: [(shape: /* ... */, friction: 0.6)]),
 //!     ],
+//!     // Optional: joints between bodies by index (anchors in each body's frame).
+//!     joints: [
+//!         (body_a: 0, body_b: 1, joint: (kind: Revolute((limits: Some((-0.5, 0.5)))),
+//!                                        anchor_b: (0.0, 1.0))),
+//!     ],
 //! )
 //! ```
 //!
@@ -41,6 +46,24 @@ where
     pub substeps: u32,
     /// The bodies, created in this order (so body `i` gets the `i`-th handle).
     pub bodies: Vec<BodyDesc<D>>,
+    /// Joints between bodies given by their index in `bodies`, created after the bodies.
+    pub joints: Vec<SceneJoint<D>>,
+}
+
+/// A joint in a scene: two bodies by index into [`Scene::bodies`] and the descriptor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SceneJoint<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// Index of body A in the scene's bodies.
+    pub body_a: usize,
+    /// Index of body B in the scene's bodies.
+    pub body_b: usize,
+    /// The joint.
+    #[serde(default)]
+    pub joint: crate::joints::JointDesc<D>,
 }
 
 /// A 2D scene.
@@ -59,6 +82,7 @@ where
             dt: s.dt,
             substeps: s.solver.substeps,
             bodies: Vec::new(),
+            joints: Vec::new(),
         }
     }
 }
@@ -154,16 +178,50 @@ where
             b.validate()
                 .map_err(|e| e.prefixed(&format!("bodies[{i}]")))?;
         }
+        for (i, j) in self.joints.iter().enumerate() {
+            self.check_joint(j)
+                .map_err(|e| e.prefixed(&format!("joints[{i}]")))?;
+        }
         Ok(())
+    }
+
+    /// A scene joint's body indices (in range, distinct) and descriptor.
+    fn check_joint(&self, j: &SceneJoint<D>) -> Result<(), WorldError> {
+        let n = self.bodies.len();
+        for (field, i) in [("body_a", j.body_a), ("body_b", j.body_b)] {
+            if i >= n {
+                return Err(WorldError::invalid(
+                    field,
+                    format!("body index {i} is out of range (the scene has {n} bodies)"),
+                ));
+            }
+        }
+        if j.body_a == j.body_b {
+            return Err(WorldError::invalid(
+                "body_b",
+                "a joint needs two different bodies",
+            ));
+        }
+        j.joint.validate().map_err(|e| e.prefixed("joint"))
     }
 
     /// A new world holding the scene's bodies (body `i` gets the `i`-th handle).
     pub fn build(&self) -> Result<World<D>, SceneError> {
         let mut world = World::new(self.settings())?;
+        let mut handles = Vec::with_capacity(self.bodies.len());
         for (i, b) in self.bodies.iter().enumerate() {
+            handles.push(
+                world
+                    .add_body(b)
+                    .map_err(|e| e.prefixed(&format!("bodies[{i}]")))?,
+            );
+        }
+        for (i, j) in self.joints.iter().enumerate() {
+            let path = format!("joints[{i}]");
+            self.check_joint(j).map_err(|e| e.prefixed(&path))?;
             world
-                .add_body(b)
-                .map_err(|e| e.prefixed(&format!("bodies[{i}]")))?;
+                .add_joint(handles[j.body_a], handles[j.body_b], &j.joint)
+                .map_err(|e| e.prefixed(&path))?;
         }
         Ok(world)
     }

@@ -13,6 +13,9 @@
 //! one-sided rows, springs with their own frequency and damping. Accumulated
 //! impulses are kept in the world frame and carried to the next step (warm
 //! starting).
+// Rows and blocks are small fixed arrays indexed in step with each other: index loops
+// read clearer than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
 
 mod params;
 pub(crate) mod rows;
@@ -199,6 +202,7 @@ where
     new
 }
 
+#[allow(clippy::too_many_arguments)]
 /// One pass of a block of equality rows with position errors `c`; `acc` are the
 /// accumulated impulses along the rows (updated).
 fn solve_block<const D: usize>(

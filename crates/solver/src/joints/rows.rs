@@ -8,6 +8,9 @@
 //! constraint) are solved as a block with their coupled effective mass, which
 //! converges in one pass where row-by-row Gauss–Seidel would need many; this
 //! matters for long chains.
+// Rows and blocks are small fixed arrays indexed in step with each other: index loops
+// read clearer than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
 
 use crate::body::SolverBody;
 use fathom_math::{AngVector, Dim, Real, Space, Vector};

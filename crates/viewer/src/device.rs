@@ -45,14 +45,20 @@ pub fn display_available() -> Result<(), ViewerError> {
     Ok(())
 }
 
-/// Runs `f`, turning a panic into its message (kiss3d reports a missing display or
-/// adapter by panicking). The panic is not printed.
+/// Runs `f`, turning a panic into its message, with the panic not printed (kiss3d reports
+/// a missing display or adapter by panicking). The panic hook is process-wide, so this is
+/// for short calls on the main thread; see [`caught`] elsewhere.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let out = catch_unwind(AssertUnwindSafe(f));
+    let out = caught(f);
     std::panic::set_hook(hook);
-    out.map_err(|payload| {
+    out
+}
+
+/// Runs `f`, turning a panic into its message (the panic is printed as usual).
+pub(crate) fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         payload
             .downcast_ref::<String>()
             .cloned()

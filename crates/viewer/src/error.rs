@@ -64,6 +64,9 @@ pub enum ViewerError {
         /// Why it is invalid.
         message: String,
     },
+    /// Rendering failed inside kiss3d or wgpu (the message is theirs).
+    #[error("rendering failed: {0}")]
+    Render(String),
     /// The screenshot could not be written.
     #[error("cannot write image {path}: {message}")]
     Image {

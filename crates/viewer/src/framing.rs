@@ -67,10 +67,10 @@ pub fn frame_3d(bounds: &Aabb<3>, aspect: Real) -> (Vector3, Vector3) {
 }
 
 /// The 2D camera's centre and zoom (pixels per metre) showing `bounds` in a
-/// `width` x `height` pixel viewport with a 5% border.
+/// `width` x `height` pixel viewport with a 10% border (room for the status text).
 pub fn frame_2d(bounds: &Aabb<2>, width: u32, height: u32) -> (Vector2, Real) {
     let ext = bounds.extents().map(|e| e.max(0.5));
-    let zoom = 0.9 * (width.max(1) as Real / ext.x).min(height.max(1) as Real / ext.y);
+    let zoom = 0.8 * (width.max(1) as Real / ext.x).min(height.max(1) as Real / ext.y);
     (bounds.center(), zoom)
 }
 
@@ -133,8 +133,8 @@ mod tests {
                 "{q:?}"
             );
         }
-        // The limiting axis (x: 10 m over 800 px) fills 90% of the width.
-        assert!((zoom - 72.0).abs() < 1e-3);
+        // The limiting axis (x: 10 m over 800 px) fills 80% of the width.
+        assert!((zoom - 64.0).abs() < 1e-3);
         // World up is image up.
         assert!(
             project_2d(&b.max, &c, zoom, 800, 600).y < project_2d(&b.min, &c, zoom, 800, 600).y

@@ -15,8 +15,14 @@ use fathom_sdf::{Sdf, Shape, Shape2, Shape3};
 
 /// Cells across a 3D shape's largest extent.
 pub const CELLS_ACROSS_3D: Real = 40.0;
+/// Cells at least across a 3D shape's smallest extent (so thin walls are not lost).
+pub const MIN_CELLS_ACROSS_3D: Real = 4.0;
+/// Most cells in one 3D mesh's grid (bounds the time to mesh a long thin wall).
+pub const MAX_CELLS_3D: Real = 4.0e6;
 /// Cells across a 2D shape's largest extent.
 pub const CELLS_ACROSS_2D: Real = 96.0;
+/// Cells at least across a 2D shape's smallest extent.
+pub const MIN_CELLS_ACROSS_2D: Real = 24.0;
 
 /// A triangle mesh in a shape's local frame (metres), counter-clockwise seen from outside.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,7 +59,7 @@ pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>) -> Option<Mesh3> {
     if !b.is_valid() {
         return None;
     }
-    let cell = b.extents().max() / CELLS_ACROSS_3D;
+    let cell = cell_3d(&b.extents());
     let m = match fathom_sdf::mesh_sdf(&target, cell) {
         Ok(m) => m,
         Err(e) => {
@@ -72,6 +78,15 @@ pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>) -> Option<Mesh3> {
     })
 }
 
+/// The meshing cell (metres) for a box of `extents`: [`CELLS_ACROSS_3D`] across the largest
+/// extent, [`MIN_CELLS_ACROSS_3D`] across the smallest, coarsened to stay under
+/// [`MAX_CELLS_3D`] cells.
+pub fn cell_3d(extents: &Vector3) -> Real {
+    let fine = (extents.max() / CELLS_ACROSS_3D).min(extents.min() / MIN_CELLS_ACROSS_3D);
+    let budget = (extents.x * extents.y * extents.z / MAX_CELLS_3D).cbrt();
+    fine.max(budget)
+}
+
 /// Fills a 2D shape (clipped to `clip` when unbounded). `None` when it has no inside.
 pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
     let target = drawable(shape, clip)?;
@@ -79,7 +94,10 @@ pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
     if !b.is_valid() {
         return None;
     }
-    let cell = b.extents().max() / CELLS_ACROSS_2D;
+    // Fine enough across the largest extent, and across the smallest so that the corners
+    // of a thin wall are not visibly cut (a corner loses at most half a cell).
+    let ext = b.extents();
+    let cell = (ext.max() / CELLS_ACROSS_2D).min(ext.min() / MIN_CELLS_ACROSS_2D);
     // One cell of border so the outline closes around shapes touching their bounds.
     let f = fill_sdf_2d(&target, &b.loosened(cell), cell);
     (!f.triangles.is_empty()).then_some(f)
@@ -173,13 +191,26 @@ mod tests {
         // The clipped ground is the lower half of the clip box: 20 m x 4 m. Its edges are
         // straight, so interpolation is exact along them; only its 4 corners, where two
         // planes meet inside one cell, are cut by a chamfer of at most half a cell's area.
-        let cell = 20.0 / CELLS_ACROSS_2D;
+        let cell = (20.0 / CELLS_ACROSS_2D).min(4.0 / MIN_CELLS_ACROSS_2D);
         assert!(
             (f.area() - 80.0).abs() < 4.0 * 0.5 * cell * cell,
             "area {}",
             f.area()
         );
         assert!(f.area() <= 80.0 + 1e-3);
+    }
+
+    #[test]
+    fn thin_walls_get_fine_cells_within_budget() {
+        let c = cell_3d(&Vector3::new(1.0, 1.0, 1.0));
+        assert!((c - 1.0 / CELLS_ACROSS_3D).abs() < 1e-7);
+        // A 4 m x 4 m x 5 cm wall: 4 cells across its thickness.
+        let wall = Vector3::new(4.0, 4.0, 0.05);
+        assert!((cell_3d(&wall) - 0.05 / MIN_CELLS_ACROSS_3D).abs() < 1e-7);
+        // A 100 m x 100 m x 1 cm sheet would need 6.4e8 cells: coarsened to the budget.
+        let sheet = Vector3::new(100.0, 100.0, 0.01);
+        let c = cell_3d(&sheet);
+        assert!(sheet.x * sheet.y * sheet.z / (c * c * c) <= MAX_CELLS_3D * 1.001);
     }
 
     #[test]

@@ -2,14 +2,25 @@
 //! world step per frame, so the picture does not depend on the machine's
 //! speed) and render the last frame into an offscreen texture, then a PNG.
 //! No display is needed, only a graphics adapter (llvmpipe will do).
+//!
+//! kiss3d keeps its GPU context in thread-local storage, drops it with the
+//! last window, and yet caches some GPU resources process-wide (its default
+//! font among them): a second context, on another thread or after the first
+//! surface was dropped, trips over resources of a device that is gone. So
+//! all offscreen rendering runs on one long-lived render thread of this
+//! crate, whatever thread asks for it, with one offscreen surface that is
+//! kept for the life of the process and resized for each request.
 
-use crate::device::{guarded, probe_adapter};
+use crate::device::{caught, probe_adapter};
 use crate::error::ViewerError;
 use crate::input::Overlays;
 use crate::scenes::NamedScene;
 use crate::stage::{BodyBox, Stage};
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface};
+use std::cell::RefCell;
 use std::path::Path;
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Mutex, OnceLock};
 
 /// An RGB image, 8 bits per channel.
 pub type RgbImage = image::RgbImage;
@@ -97,7 +108,7 @@ pub fn screenshot_with(
 
 /// Renders `scene` at each frame number in `frames` (steps taken before it; 0 is the
 /// initial state), in increasing order. Fails with [`ViewerError::NoAdapter`] when no
-/// graphics adapter can be created.
+/// graphics adapter can be created. Callable from any thread (see the module docs).
 pub fn render_offscreen(
     scene: &NamedScene,
     opts: &OffscreenOptions,
@@ -105,21 +116,78 @@ pub fn render_offscreen(
 ) -> Result<Vec<Capture>, ViewerError> {
     opts.validate()?;
     probe_adapter()?;
-    let mut frames = frames.to_vec();
+    let (scene, opts, frames) = (scene.clone(), *opts, frames.to_vec());
+    on_render_thread(move || render_here(&scene, &opts, frames))
+}
+
+/// A job for the render thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Runs `f` on the render thread (started on first use) and waits for its result. A panic
+/// in `f` is caught there and returned as [`ViewerError::Render`].
+fn on_render_thread<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ViewerError> + Send + 'static,
+) -> Result<T, ViewerError> {
+    static JOBS: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
+    let jobs = JOBS.get_or_init(|| {
+        let (tx, rx) = channel::<Job>();
+        std::thread::Builder::new()
+            .name("fathom-viewer-render".into())
+            .spawn(move || rx.into_iter().for_each(|job| job()))
+            .expect("the OS can start a thread");
+        Mutex::new(tx)
+    });
+    let (tx, rx) = channel();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(caught(f));
+    });
+    let sent = jobs
+        .lock()
+        .map_err(|_| ViewerError::Render("render thread lock poisoned".into()))?
+        .send(job);
+    sent.map_err(|_| ViewerError::Render("the render thread has stopped".into()))?;
+    match rx.recv() {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => Err(ViewerError::Render(panic)),
+        Err(_) => Err(ViewerError::Render("the render thread has stopped".into())),
+    }
+}
+
+/// [`render_offscreen`] on the current thread.
+fn render_here(
+    scene: &NamedScene,
+    opts: &OffscreenOptions,
+    mut frames: Vec<u32>,
+) -> Result<Vec<Capture>, ViewerError> {
     frames.sort_unstable();
     frames.dedup();
-    let setup = CanvasSetup {
-        samples: if opts.antialias {
-            NumSamples::Four
-        } else {
-            NumSamples::One
-        },
-        ..CanvasSetup::default()
-    };
-    let mut surface = guarded(|| {
-        kiss3d::pollster::block_on(OffscreenSurface::with_setup(opts.width, opts.height, setup))
-    })
-    .map_err(ViewerError::NoAdapter)?;
+    thread_local! {
+        static SURFACE: RefCell<Option<OffscreenSurface>> = const { RefCell::new(None) };
+    }
+    let mut surface = SURFACE.with_borrow_mut(Option::take).unwrap_or_else(|| {
+        kiss3d::pollster::block_on(OffscreenSurface::with_setup(
+            opts.width,
+            opts.height,
+            CanvasSetup::default(),
+        ))
+    });
+    surface.resize(opts.width, opts.height);
+    surface.set_samples(if opts.antialias {
+        NumSamples::Four
+    } else {
+        NumSamples::One
+    });
+    let result = render_on(&mut surface, scene, opts, frames);
+    SURFACE.with_borrow_mut(|s| *s = Some(surface));
+    result
+}
+
+fn render_on(
+    surface: &mut OffscreenSurface,
+    scene: &NamedScene,
+    opts: &OffscreenOptions,
+    frames: Vec<u32>,
+) -> Result<Vec<Capture>, ViewerError> {
     let mut stage = Stage::new(scene, opts.width, opts.height)?;
     stage.overlays = Overlays {
         help: false,

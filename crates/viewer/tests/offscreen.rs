@@ -1,0 +1,242 @@
+//! Renders scenes offscreen and checks the pictures as a person would: not
+//! blank, each body's colour where the body is, and motion between frames.
+//! Needs a graphics adapter (Mesa's llvmpipe will do); skipped, saying why,
+//! only when none can be created at all.
+
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_viewer::palette::Rgb;
+use fathom_viewer::{
+    probe_adapter, render_offscreen, screenshot, AnyScene, Capture, NamedScene, OffscreenOptions,
+};
+use fathom_world::{BodyDesc, ColliderDesc, Scene, Shape};
+
+/// Hues of a body's colour and a pixel may differ by this much (degrees): lighting and
+/// tonemapping scale channels unevenly, which moves the hue of sRGB pixels by a few degrees.
+/// The test bodies' colours are at least 28 degrees apart, so 12 still tells them apart.
+const HUE_TOLERANCE: f32 = 12.0;
+
+fn adapter_or_skip() -> bool {
+    match probe_adapter() {
+        Ok(name) => {
+            println!("rendering with {name}");
+            true
+        }
+        Err(e) => {
+            println!("skipping the offscreen render test: {e}");
+            false
+        }
+    }
+}
+
+/// Five balls in a row above a half-space ground, spaced so their pictures never overlap.
+/// Body 0 is the ground; bodies 1..=5 get palette colours blue, amber, green, violet, teal.
+fn row_of_balls<const D: usize>() -> Scene<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut up = Vector::<D>::zeros();
+    up[1] = 1.0;
+    let mut bodies =
+        vec![BodyDesc::fixed().collider(ColliderDesc::new(Shape::half_space(up, 0.0).unwrap()))];
+    for i in 0..5 {
+        let mut p = Vector::<D>::zeros();
+        p[0] = (i as Real - 2.0) * 1.5;
+        p[1] = 1.5 + 0.3 * i as Real;
+        bodies.push(
+            BodyDesc::dynamic()
+                .position(p)
+                .collider(ColliderDesc::new(Shape::ball(0.4).unwrap())),
+        );
+    }
+    Scene {
+        bodies,
+        ..Scene::default()
+    }
+}
+
+fn srgb(c: f32) -> f32 {
+    if c <= 0.003_130_8 {
+        12.92 * c
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Hue in degrees of a colour with components in [0, 1]; `None` for greys and darks.
+fn hue([r, g, b]: [f32; 3]) -> Option<f32> {
+    let max = r.max(g).max(b);
+    let min = r.min(g).min(b);
+    let chroma = max - min;
+    if max < 0.15 || chroma < 0.2 * max {
+        return None;
+    }
+    let h = if max == r {
+        ((g - b) / chroma).rem_euclid(6.0)
+    } else if max == g {
+        (b - r) / chroma + 2.0
+    } else {
+        (r - g) / chroma + 4.0
+    };
+    Some(h * 60.0)
+}
+
+fn hue_distance(a: f32, b: f32) -> f32 {
+    let d = (a - b).abs() % 360.0;
+    d.min(360.0 - d)
+}
+
+fn pixel_matches(p: &image::Rgb<u8>, want: f32) -> bool {
+    hue(p.0.map(|c| c as f32 / 255.0)).is_some_and(|h| hue_distance(h, want) <= HUE_TOLERANCE)
+}
+
+fn expected_hue(c: Rgb) -> f32 {
+    hue([srgb(c.r), srgb(c.g), srgb(c.b)]).expect("palette colours are saturated")
+}
+
+/// Each dynamic body's colour covers much of its projected box, and almost all pixels of
+/// that colour are inside the box.
+fn check_bodies_where_they_are(cap: &Capture, label: &str) {
+    let img = &cap.image;
+    let (w, h) = img.dimensions();
+    let bodies: Vec<_> = cap.bodies.iter().filter(|b| b.dynamic).collect();
+    assert_eq!(bodies.len(), 5, "{label}");
+    for b in bodies {
+        let want = expected_hue(b.color);
+        let (x0, y0) = (b.min[0].max(0.0) as u32, b.min[1].max(0.0) as u32);
+        let (x1, y1) = (
+            (b.max[0].ceil() as u32).min(w),
+            (b.max[1].ceil() as u32).min(h),
+        );
+        assert!(
+            x1 > x0 + 4 && y1 > y0 + 4,
+            "{label}: body {:?} box {:?}..{:?} is off screen",
+            b.body,
+            b.min,
+            b.max
+        );
+        let (mut inside, mut area) = (0u32, 0u32);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                area += 1;
+                inside += pixel_matches(img.get_pixel(x, y), want) as u32;
+            }
+        }
+        let total = img.pixels().filter(|p| pixel_matches(p, want)).count() as u32;
+        // A disc fills pi/4 = 79% of its 2D box. In 3D the box is the projection of the
+        // ball's bounding cube, whose corners reach wider than the ball's silhouette:
+        // measured 35-46%, lit side and shaded side together. A quarter leaves room for
+        // shading and still means the body is drawn there.
+        assert!(
+            inside * 4 >= area,
+            "{label}: body {:?}: {inside} of {area} box pixels have its colour",
+            b.body
+        );
+        // One pixel ring of rounding at the box edges is all that may fall outside.
+        assert!(
+            inside as f32 >= 0.95 * total as f32,
+            "{label}: body {:?}: {inside} of {total} pixels of its colour inside its box",
+            b.body
+        );
+    }
+}
+
+/// Not blank: the most common colour (the background) covers less than 95% of the image,
+/// and there are more colours than background, ground and the five bodies' flat fills.
+fn check_not_blank(cap: &Capture, label: &str) {
+    let mut counts = std::collections::BTreeMap::<[u8; 3], u32>::new();
+    for p in cap.image.pixels() {
+        *counts.entry(p.0).or_default() += 1;
+    }
+    let n = cap.image.pixels().len() as u32;
+    let most = counts.values().max().copied().unwrap_or(0);
+    assert!(
+        most < n * 95 / 100,
+        "{label}: {most} of {n} pixels are one colour"
+    );
+    assert!(counts.len() > 7, "{label}: only {} colours", counts.len());
+}
+
+fn differing_pixels(a: &Capture, b: &Capture) -> usize {
+    a.image
+        .pixels()
+        .zip(b.image.pixels())
+        .filter(|(p, q)| p != q)
+        .count()
+}
+
+fn renders_a_falling_row<const D: usize>()
+where
+    Space<D>: Dim<D>,
+    Scene<D>: Into<AnyScene>,
+{
+    let label = format!("{D}D");
+    let scene = NamedScene::new(format!("row{D}d"), row_of_balls::<D>());
+    let opts = OffscreenOptions {
+        width: 480,
+        height: 320,
+        hud: false,
+        antialias: false,
+        ..Default::default()
+    };
+    let caps = render_offscreen(&scene, &opts, &[40, 1]).unwrap();
+    assert_eq!(
+        caps.iter().map(|c| c.frame).collect::<Vec<_>>(),
+        [1, 40],
+        "frames come back in order"
+    );
+    for c in &caps {
+        assert_eq!(c.image.dimensions(), (480, 320));
+        check_not_blank(c, &label);
+        check_bodies_where_they_are(c, &format!("{label} frame {}", c.frame));
+    }
+    // The balls fell between frame 1 and 40 (0.65 s: about 2 m, several ball sizes).
+    let moved = differing_pixels(&caps[0], &caps[1]);
+    assert!(
+        moved > 480 * 320 / 50,
+        "{label}: only {moved} pixels changed"
+    );
+    let fell = |c: &Capture| {
+        c.bodies
+            .iter()
+            .filter(|b| b.dynamic)
+            .map(|b| b.max[1])
+            .sum::<f32>()
+    };
+    assert!(
+        fell(&caps[1]) > fell(&caps[0]) + 50.0,
+        "{label}: bodies' pictures did not move down"
+    );
+}
+
+#[test]
+fn offscreen_render_shows_bodies_in_place_and_motion() {
+    if !adapter_or_skip() {
+        return;
+    }
+    renders_a_falling_row::<2>();
+    renders_a_falling_row::<3>();
+}
+
+/// Rendering from another thread than the first one works (the crate renders on its own
+/// thread), and a screenshot is a PNG of the default size.
+#[test]
+fn screenshot_writes_a_png() {
+    if !adapter_or_skip() {
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("fathom-viewer-shot-{}.png", std::process::id()));
+    let scene = NamedScene::new("row2d", row_of_balls::<2>());
+    screenshot(&scene, 10, &path).unwrap();
+    let img = image::open(&path).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (1280, 720));
+    std::fs::remove_file(&path).unwrap();
+    // A path that cannot be written is a typed error naming it.
+    let bad = std::env::temp_dir()
+        .join("no-such-dir-fathom")
+        .join("x.png");
+    let e = screenshot(&scene, 1, &bad).unwrap_err();
+    assert!(
+        matches!(e, fathom_viewer::ViewerError::Image { ref path, .. } if *path == bad),
+        "{e:?}"
+    );
+}

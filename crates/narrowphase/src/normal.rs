@@ -215,7 +215,9 @@ fn candidate_axes<const D: usize>(
     normals_b: &[Vector<D>],
     n0: &Vector<D>,
 ) -> Vec<Vector<D>> {
-    let mut axes: Vec<Vector<D>> = vec![*n0];
+    // Face normals first: they are exact, and `n0` (an estimate) is only tried when no face
+    // normal is within a hair of it.
+    let mut axes: Vec<Vector<D>> = Vec::new();
     for n in normals_a
         .iter()
         .copied()
@@ -223,6 +225,7 @@ fn candidate_axes<const D: usize>(
     {
         push_axis(&mut axes, n);
     }
+    push_axis(&mut axes, *n0);
     if D == 3 {
         for ea in edges(normals_a) {
             for eb in edges(normals_b) {

@@ -319,8 +319,13 @@ impl<const K: usize, O: Objective<K>> Search<'_, '_, K, O> {
     }
 }
 
-/// The cells of `root` that may hold a feasible point, split breadth-first down to `radius`
-/// (cells wholly feasible are kept whole: nothing inside them needs telling apart).
+/// The cells of `root` that may hold a feasible point, split breadth-first down to `radius`,
+/// and further (down to a quarter of it) where that is still unsure: a cell is kept at `radius`
+/// only when its centre is within half its radius of meeting every limit. A bound rather than
+/// a distance (a CSG difference inside its cut) can leave a cell far from any contact looking
+/// possible; such cells are split until the bound rules them out, so two contacts a short way
+/// apart are not joined through them. Cells wholly feasible are kept whole: nothing inside them
+/// needs telling apart.
 pub(crate) fn cover<const K: usize>(
     problem: &Problem<'_, K>,
     root: Aabb<K>,
@@ -336,7 +341,10 @@ pub(crate) fn cover<const K: usize>(
     };
     let mut queue = std::collections::VecDeque::from([first]);
     while let Some(cell) = queue.pop_front() {
-        if cell.bounds.radius() <= radius || problem.wholly_feasible(&cell) {
+        let r = cell.bounds.radius();
+        let near = (0..problem.fields.len())
+            .all(|i| cell.values[i] - problem.limits[i] <= 0.5 * problem.fields[i].lipschitz() * r);
+        if (r <= radius && near) || r <= 0.25 * radius || problem.wholly_feasible(&cell) {
             out.push(cell);
             continue;
         }

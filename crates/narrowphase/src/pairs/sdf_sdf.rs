@@ -196,6 +196,10 @@ where
                 continue;
             };
             let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
+            // The separating axis with the least overlap near the deep point: exact for faces
+            // resting on faces, where a blend of gradients could lean on a nearby edge.
+            let reach = 2.0 * (-best.value).max(0.0) + (0.25 * s.size).max(4.0 * s.leaf_radius);
+            let (n, _, _, _) = separating_axis(&fa, &fb, &p, &n, 2.0 * s.leaf_radius, reach);
             let mut cands: Vec<Candidate<D>> = Vec::new();
             let reach = 4.0 * s.margin + 4.0 * s.leaf_radius - best.value.min(0.0);
             if let Some((pa, pb, sep)) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)

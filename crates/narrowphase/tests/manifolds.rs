@@ -1,0 +1,315 @@
+//! Contact manifolds a solver can stack on: resting boxes give their corners with stable ids,
+//! shapes touching in two places give two manifolds. Each check is one generic function run
+//! for D = 2 and D = 3.
+
+mod common;
+
+use common::Oracle;
+use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_narrowphase::{contacts, ContactOptions, Contacts, DEFAULT_MIN_CELL_FRACTION};
+use fathom_sdf::{Sdf, Shape};
+
+/// The smallest cell the default options give for a shape of bounding radius `r`.
+fn cell(r: Real) -> Real {
+    DEFAULT_MIN_CELL_FRACTION * r
+}
+
+/// The bottom corners (y = -h_y) of a box of half extents `h` at `pose`, world frame.
+fn bottom_corners<const D: usize>(h: &Vector<D>, pose: &Pose<D>) -> Vec<Vector<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let n = 1usize << (D - 1);
+    (0..n)
+        .map(|mask| {
+            let mut c = Vector::<D>::zeros();
+            let mut bit = 0;
+            for i in 0..D {
+                c[i] = if i == 1 {
+                    -h[1]
+                } else {
+                    let s = if mask >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                    bit += 1;
+                    s * h[i]
+                };
+            }
+            pose.transform_point(&nalgebra::Point::from(c)).coords
+        })
+        .collect()
+}
+
+/// One manifold whose points sit on the box's bottom corners (each within `tol`), with depths
+/// within `tol` of zero; returns each corner's id.
+fn corner_ids<const D: usize>(
+    c: &Contacts<D>,
+    corners: &[Vector<D>],
+    tol: Real,
+    b_is_box: bool,
+) -> Vec<u32>
+where
+    Space<D>: Dim<D>,
+{
+    assert_eq!(c.manifolds.len(), 1, "one region: {c:?}");
+    let m = &c.manifolds[0];
+    assert_eq!(m.points.len(), corners.len(), "a point per corner: {m:?}");
+    assert!((m.normal.norm() - 1.0).abs() < 1e-4);
+    corners
+        .iter()
+        .map(|corner| {
+            let p = m
+                .points
+                .iter()
+                .min_by(|x, y| {
+                    let (px, py) = if b_is_box {
+                        (x.point_b, y.point_b)
+                    } else {
+                        (x.point_a, y.point_a)
+                    };
+                    (px - corner).norm().total_cmp(&(py - corner).norm())
+                })
+                .unwrap();
+            let q = if b_is_box { p.point_b } else { p.point_a };
+            assert!(
+                (q - corner).norm() <= tol,
+                "corner {corner:?} nearest point {q:?} (tol {tol})"
+            );
+            assert!(p.depth.abs() <= tol, "resting depth {}", p.depth);
+            p.id
+        })
+        .collect()
+}
+
+fn resting_box_pose<const D: usize>(h: &Vector<D>, top: Real, dx: Real) -> Pose<D>
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    // Turned about the vertical axis in 3D (so the corners are not on the tangent axes).
+    Space::<D>::pose(
+        Space::<D>::vec([0.1 + dx, top + h[1], -0.2 + 0.5 * dx]),
+        [0.0, 0.4, 0.0],
+    )
+}
+
+/// A box resting on a half-space and on a larger box: one manifold of 4 (3D) or 2 (2D) points
+/// at its bottom corners, depths about zero, and the same ids after a small slide.
+fn box_rests_on_ground_and_on_box<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let h = Space::<D>::vec([0.5, 0.3, 0.4]);
+    let small = Shape::<D>::cuboid(h).unwrap();
+    let ground = Shape::<D>::half_space(Space::<D>::vec([0.0, 1.0, 0.0]), 0.0).unwrap();
+    let big_h = Space::<D>::vec([2.0, 0.5, 2.0]);
+    let big = Shape::<D>::cuboid(big_h).unwrap();
+    let big_pose = Space::<D>::pose(Space::<D>::vec([0.0, -0.5, 0.0]), [0.0; 3]);
+    let opts = ContactOptions::default();
+    // The points are placed to within a leaf cell (half a smallest cell) and projected onto the
+    // surfaces; one smallest cell is the tolerance.
+    let tol = cell(small.bounds().radius());
+    for (floor, floor_pose) in [(&ground, Pose::<D>::identity()), (&big, big_pose)] {
+        let mut ids = Vec::new();
+        for dx in [0.0, 0.01] {
+            let pose = resting_box_pose(&h, 0.0, dx);
+            let c = contacts(floor, &floor_pose, &small, &pose, &opts).unwrap();
+            assert!(!c.stats.hit_budget);
+            let up = Space::<D>::vec([0.0, 1.0, 0.0]);
+            assert!(
+                (c.manifolds[0].normal - up).norm() < 1e-3,
+                "normal from floor to box: {c:?}"
+            );
+            ids.push(corner_ids(&c, &bottom_corners(&h, &pose), tol, true));
+            // The mirrored pair: the same contact seen from the box.
+            let m = contacts(&small, &pose, floor, &floor_pose, &opts).unwrap();
+            assert!(
+                (m.manifolds[0].normal + up).norm() < 1e-3,
+                "normal from box to floor"
+            );
+            corner_ids(&m, &bottom_corners(&h, &pose), tol, false);
+        }
+        assert_eq!(ids[0], ids[1], "ids survive a small slide");
+        let mut unique = ids[0].clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids[0].len(), "ids are distinct");
+    }
+}
+
+#[test]
+fn box_rests_on_ground_and_on_box_2d() {
+    box_rests_on_ground_and_on_box::<2>();
+}
+
+#[test]
+fn box_rests_on_ground_and_on_box_3d() {
+    box_rests_on_ground_and_on_box::<3>();
+}
+
+/// A tilted box resting on one bottom edge (3D) or corner (2D) pressed into the floor: the
+/// deepest point is its lowest corner with the analytic depth.
+fn tilted_box_reports_its_lowest_corner<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let h = Space::<D>::vec([0.5, 0.3, 0.4]);
+    let small = Shape::<D>::cuboid(h).unwrap();
+    let ground = Shape::<D>::half_space(Space::<D>::vec([0.0, 1.0, 0.0]), 0.0).unwrap();
+    // Tilted 0.3 rad about z (the 2D rotation) and pushed 0.01 below touching.
+    let angle: Real = 0.3;
+    let touch = h[0] * angle.sin() + h[1] * angle.cos();
+    let pose = Space::<D>::pose(
+        Space::<D>::vec([0.0, touch - 0.01, 0.0]),
+        [angle, 0.0, 0.0].map(|a| a),
+    );
+    let pose = if D == 3 {
+        Space::<D>::pose(pose.translation.vector, [0.0, 0.0, angle])
+    } else {
+        pose
+    };
+    let c = contacts(
+        &ground,
+        &Pose::<D>::identity(),
+        &small,
+        &pose,
+        &ContactOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.manifolds.len(), 1);
+    let deepest = c.manifolds[0]
+        .points
+        .iter()
+        .map(|p| p.depth)
+        .fold(Real::INFINITY, Real::min);
+    let tol = cell(small.bounds().radius());
+    // The lowest corner is 0.01 below the ground.
+    assert!((deepest + 0.01).abs() <= tol, "deepest {deepest}");
+}
+
+#[test]
+fn tilted_box_reports_its_lowest_corner_2d() {
+    tilted_box_reports_its_lowest_corner::<2>();
+}
+
+#[test]
+fn tilted_box_reports_its_lowest_corner_3d() {
+    tilted_box_reports_its_lowest_corner::<3>();
+}
+
+/// An arch: a box with a box cut out of its underside, leaving two legs.
+fn arch<const D: usize>() -> Shape<D>
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let outer = Shape::<D>::cuboid(Space::<D>::vec([1.5, 0.5, 0.5])).unwrap();
+    let cut = Shape::<D>::cuboid(Space::<D>::vec([1.0, 0.45, 0.6]))
+        .unwrap()
+        .transformed(Space::<D>::pose(
+            Space::<D>::vec([0.0, -0.2, 0.0]),
+            [0.0; 3],
+        ))
+        .unwrap();
+    outer.difference(cut)
+}
+
+/// An arch standing on the ground, and on a slab: one manifold under each leg.
+fn arch_on_two_legs_gives_two_manifolds<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let arch = arch::<D>();
+    let pose = Space::<D>::pose(Space::<D>::vec([0.0, 0.5, 0.0]), [0.0; 3]);
+    let ground = Shape::<D>::half_space(Space::<D>::vec([0.0, 1.0, 0.0]), 0.0).unwrap();
+    let slab = Shape::<D>::cuboid(Space::<D>::vec([3.0, 0.25, 3.0])).unwrap();
+    let slab_pose = Space::<D>::pose(Space::<D>::vec([0.0, -0.25, 0.0]), [0.0; 3]);
+    for (floor, floor_pose) in [(&ground, Pose::<D>::identity()), (&slab, slab_pose)] {
+        let c = contacts(floor, &floor_pose, &arch, &pose, &ContactOptions::default()).unwrap();
+        assert_eq!(c.manifolds.len(), 2, "{c:?}");
+        // Regions come ordered along x: the left leg (x in [-1.5, -1]) then the right one.
+        // Each point within a smallest cell of its leg's footprint.
+        let tol = cell(arch.bounds().radius());
+        for (m, side) in c.manifolds.iter().zip([-1.0, 1.0]) {
+            assert_eq!(m.points.len(), if D == 2 { 2 } else { 4 });
+            for p in &m.points {
+                let x = p.point_b[0] * side;
+                assert!(
+                    (1.0 - tol..=1.5 + tol).contains(&x),
+                    "leg point at x = {}",
+                    p.point_b[0]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn arch_on_two_legs_gives_two_manifolds_2d() {
+    arch_on_two_legs_gives_two_manifolds::<2>();
+}
+
+#[test]
+fn arch_on_two_legs_gives_two_manifolds_3d() {
+    arch_on_two_legs_gives_two_manifolds::<3>();
+}
+
+/// Two interlocked tori (3D) touching at two places, two manifolds, each near its analytic
+/// contact point ((1.5, 0, 0) and (-0.5, 0, 0): see the comment inside).
+#[test]
+fn interlocked_tori_touch_twice() {
+    // Torus A about y (core circle radius 1 in the xz plane). Torus B about z, centred at
+    // (0.5, 0, 0): its core passes 0.5 from A's core exactly at (1.5, 0, 0) and (-0.5, 0, 0),
+    // and farther everywhere else. Tubes of 0.26 overlap there by 0.02.
+    let t = Shape::<3>::torus(1.0, 0.26).unwrap();
+    let pa = Pose::<3>::identity();
+    let pb = Space::<3>::pose(
+        Space::<3>::vec([0.5, 0.0, 0.0]),
+        [std::f32::consts::FRAC_PI_2, 0.0, 0.0],
+    );
+    let c = contacts(&t, &pa, &t, &pb, &ContactOptions::default()).unwrap();
+    assert_eq!(c.manifolds.len(), 2, "{c:?}");
+    let tol = 0.05; // a few smallest cells (0.025): the contact patch is about 0.2 across.
+    for (m, x) in c.manifolds.iter().zip([-0.5, 1.5]) {
+        let deepest = m
+            .points
+            .iter()
+            .min_by(|a, b| a.depth.total_cmp(&b.depth))
+            .unwrap();
+        let mid = (deepest.point_a + deepest.point_b) * 0.5;
+        assert!(
+            (mid - Space::<3>::vec([x, 0.0, 0.0])).norm() <= 0.26 + tol,
+            "contact at {mid:?}"
+        );
+        assert!(
+            (deepest.depth + 0.02).abs() <= tol,
+            "depth {}",
+            deepest.depth
+        );
+    }
+}
+
+/// A bar inside a ring (2D), touching its inner rim at both ends: two manifolds, one per end.
+#[test]
+fn bar_in_ring_touches_twice() {
+    // Ring: core radius 1, half thickness 0.1, so its inner rim has radius 0.9. The bar's corners
+    // (+-0.9, +-0.1) are at radius 0.9055: each end overlaps the rim by about 0.0055.
+    let ring = Shape::<2>::ball(1.0).unwrap().shell(0.1).unwrap();
+    let bar = Shape::<2>::cuboid(Space::<2>::vec([0.9, 0.1, 0.0])).unwrap();
+    let c = contacts(
+        &ring,
+        &Pose::<2>::identity(),
+        &bar,
+        &Pose::<2>::identity(),
+        &ContactOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.manifolds.len(), 2, "{c:?}");
+    for (m, side) in c.manifolds.iter().zip([-1.0, 1.0]) {
+        // From the ring (A) towards the bar (B): inwards, along -x at the right end.
+        assert!(
+            (m.normal - Space::<2>::vec([-side, 0.0, 0.0])).norm() < 0.15,
+            "{m:?}"
+        );
+        for p in &m.points {
+            assert!((p.point_b[0] - 0.9 * side).abs() <= 0.02, "{p:?}");
+            assert!(p.depth <= 0.0 && p.depth >= -0.01, "{p:?}");
+        }
+    }
+}

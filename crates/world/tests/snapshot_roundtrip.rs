@@ -1,0 +1,238 @@
+//! Snapshots: saving, stepping on, and restoring gives the same bits as never
+//! having saved (binary and RON); broken snapshots are typed errors that leave
+//! the target world exactly as it was.
+
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, ColliderDesc, FilterPair, Shape, SnapshotError, World, WorldEvent};
+use std::sync::Arc;
+
+fn up<const D: usize>() -> Vector<D> {
+    let mut v = Vector::<D>::zeros();
+    v[1] = 1.0;
+    v
+}
+
+/// Ground, a column of boxes and balls (touching, so the contact cache and its
+/// warm-start impulses matter), a bullet and a sensor.
+fn scene<const D: usize>() -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    w.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(
+        Shape::<D>::half_space(up::<D>(), 0.0).unwrap(),
+    )))
+    .unwrap();
+    for i in 0..6 {
+        let mut p = up::<D>() * (0.5 + 1.05 * i as Real);
+        p[0] = 0.03 * i as Real;
+        let shape = if i % 2 == 0 {
+            Shape::<D>::cuboid(Vector::<D>::repeat(0.5)).unwrap()
+        } else {
+            Shape::<D>::ball(0.5).unwrap()
+        };
+        w.add_body(
+            &BodyDesc::dynamic()
+                .position(p)
+                .collider(ColliderDesc::new(shape)),
+        )
+        .unwrap();
+    }
+    // A bullet (no gravity) that crosses the sensor after step 100 and then hits the
+    // column, so the steps after the save have sensor and contact events to compare.
+    let mut side = up::<D>() * 1.5;
+    side[0] = -45.0;
+    let mut v = Vector::<D>::zeros();
+    v[0] = 20.0;
+    w.add_body(
+        &BodyDesc::dynamic()
+            .position(side)
+            .linear_velocity(v)
+            .gravity_scale(0.0)
+            .ccd(true)
+            .collider(ColliderDesc::new(Shape::<D>::ball(0.1).unwrap())),
+    )
+    .unwrap();
+    let mut sensor_at = up::<D>() * 1.0;
+    sensor_at[0] = -10.0;
+    w.add_body(&BodyDesc::fixed().position(sensor_at).collider(
+        ColliderDesc::new(Shape::<D>::cuboid(Vector::<D>::repeat(1.0)).unwrap()).sensor(true),
+    ))
+    .unwrap();
+    w
+}
+
+fn steps<const D: usize>(w: &mut World<D>, n: usize) -> Vec<WorldEvent<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let mut events = Vec::new();
+    for _ in 0..n {
+        w.step();
+        events.extend(w.drain_events());
+    }
+    events
+}
+
+fn round_trip<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = scene::<D>();
+    steps(&mut w, 100);
+    let bin = w.snapshot();
+    let text = w.snapshot_ron();
+    let events = steps(&mut w, 100);
+    let want = w.state_hash();
+    let entered = |e: &WorldEvent<D>| matches!(e, WorldEvent::SensorEntered { .. });
+    let started = |e: &WorldEvent<D>| matches!(e, WorldEvent::ContactStarted { .. });
+    assert!(
+        events.iter().any(entered) && events.iter().any(started),
+        "{D}D: the scene should produce events after the save: {events:?}"
+    );
+
+    let mut from_bin = World::<D>::from_snapshot(&bin).unwrap();
+    assert_eq!(
+        steps(&mut from_bin, 100),
+        events,
+        "{D}D binary: events differ"
+    );
+    assert_eq!(from_bin.state_hash(), want, "{D}D binary: state differs");
+
+    let mut from_ron = World::<D>::from_snapshot_ron(&text).unwrap();
+    assert_eq!(steps(&mut from_ron, 100), events, "{D}D RON: events differ");
+    assert_eq!(from_ron.state_hash(), want, "{D}D RON: state differs");
+
+    // Restoring into a world that has lived its own life gives the same result too.
+    let mut other = scene::<D>();
+    steps(&mut other, 7);
+    other.restore(&bin).unwrap();
+    steps(&mut other, 100);
+    assert_eq!(other.state_hash(), want, "{D}D restore(): state differs");
+    assert_eq!(
+        w.contact_pairs(),
+        other.contact_pairs(),
+        "{D}D: contact caches differ"
+    );
+}
+
+#[test]
+fn restored_worlds_step_to_the_same_bits() {
+    round_trip::<2>();
+    round_trip::<3>();
+}
+
+fn broken_snapshots_leave_the_world_untouched<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut source = scene::<D>();
+    steps(&mut source, 20);
+    let bin = source.snapshot();
+    let text = source.snapshot_ron();
+
+    let mut target = scene::<D>();
+    steps(&mut target, 3);
+    let before = target.state_hash();
+    let before_bytes = target.snapshot();
+    let check = |target: &World<D>, r: Result<(), SnapshotError>, what: &str| {
+        assert!(r.is_err(), "{D}D {what}: accepted");
+        assert_eq!(target.state_hash(), before, "{D}D {what}: target changed");
+        assert_eq!(
+            target.snapshot(),
+            before_bytes,
+            "{D}D {what}: target changed"
+        );
+        r.unwrap_err()
+    };
+
+    for cut in [0, 5, 31, 32, bin.len() / 2, bin.len() - 1] {
+        let r = target.restore(&bin[..cut]);
+        let e = check(&target, r, &format!("truncated to {cut}"));
+        assert!(
+            matches!(e, SnapshotError::Truncated { .. }),
+            "{D}D cut {cut}: {e:?}"
+        );
+    }
+    // A flipped bit anywhere: header fields are checked one by one, the payload by checksum.
+    for at in [0, 9, 10, 20, 28, 40, bin.len() / 2, bin.len() - 1] {
+        let mut bad = bin.clone();
+        bad[at] ^= 0x10;
+        let r = target.restore(&bad);
+        let e = check(&target, r, &format!("bit flipped at {at}"));
+        assert!(
+            matches!(
+                e,
+                SnapshotError::BadMagic
+                    | SnapshotError::Version { .. }
+                    | SnapshotError::Dimension { .. }
+                    | SnapshotError::Truncated { .. }
+                    | SnapshotError::TrailingBytes { .. }
+                    | SnapshotError::Checksum { .. }
+            ),
+            "{D}D flip at {at}: {e:?}"
+        );
+    }
+    let mut longer = bin.clone();
+    longer.push(0);
+    let r = target.restore(&longer);
+    check(&target, r, "trailing byte");
+
+    let r = target.restore_ron(&text[..text.len() / 2]);
+    let e = check(&target, r, "truncated RON");
+    assert!(matches!(e, SnapshotError::Decode(_)), "{D}D: {e:?}");
+    // Change one digit of a number: parses, but the checksum catches it.
+    let digit = text
+        .find("step_count: ")
+        .expect("the world has a step count")
+        + 12;
+    let mut bad = text.clone().into_bytes();
+    bad[digit] = if bad[digit] == b'9' { b'8' } else { b'9' };
+    let r = target.restore_ron(std::str::from_utf8(&bad).unwrap());
+    let e = check(&target, r, "corrupted RON");
+    assert!(matches!(e, SnapshotError::Checksum { .. }), "{D}D: {e:?}");
+}
+
+#[test]
+fn truncated_or_corrupted_snapshots_are_typed_errors() {
+    broken_snapshots_leave_the_world_untouched::<2>();
+    broken_snapshots_leave_the_world_untouched::<3>();
+}
+
+#[test]
+fn a_snapshot_of_the_other_dimension_is_refused() {
+    let two = scene::<2>().snapshot();
+    let mut three = scene::<3>();
+    let before = three.state_hash();
+    assert_eq!(
+        three.restore(&two),
+        Err(SnapshotError::Dimension {
+            found: 2,
+            expected: 3
+        })
+    );
+    assert_eq!(three.state_hash(), before);
+}
+
+#[test]
+fn restore_keeps_the_pair_filter_hook() {
+    // A hook that lets nothing touch: after restore the boxes still fall through the ground.
+    let mut w = scene::<3>();
+    let snap = w.snapshot();
+    w.set_pair_filter(Some(Arc::new(|_: &FilterPair| false)));
+    w.restore(&snap).unwrap();
+    steps(&mut w, 60);
+    assert!(
+        w.contact_pairs().is_empty(),
+        "the hook was dropped by restore"
+    );
+    let lowest = w
+        .bodies()
+        .filter(|(_, b)| b.is_dynamic())
+        .map(|(_, b)| b.position()[1])
+        .fold(Real::INFINITY, Real::min);
+    assert!(
+        lowest < -1.0,
+        "bodies did not fall through: lowest at {lowest}"
+    );
+}

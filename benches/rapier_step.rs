@@ -4,7 +4,11 @@
 //! `fathom::demo_scenes`, and a pile of 1000 balls like `benches/world_step.rs`'s): the same
 //! bodies, poses, shapes, densities and frictions, the same time step, gravity and substep count
 //! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
-//! measurement is of a scene in contact, then each criterion iteration is one more step.
+//! measurement is of a scene in contact, then each criterion iteration is one more step, within
+//! the same window of steps for both engines (see `bench_steps`).
+//! Sleeping is off in Rapier because Fathom has none yet (otherwise Rapier would measure a pile
+//! at rest as nearly free). Before measuring, the mean height of the dynamic bodies of both
+//! worlds is printed, to show the two simulate the same scene.
 //! "1 thread" runs inside a one-thread rayon pool; "all cores" inside the default pool (both
 //! engines parallelise with rayon; Rapier has its `parallel` feature on).
 //!
@@ -16,9 +20,12 @@ use fathom::math::{Dim, Real, Space, Vector3};
 use fathom::world::{BodyDesc, BodyKind, ColliderDesc, Scene, Shape, World};
 use fathom::SceneFile;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// Steps before measuring: the bodies settle into contact.
 const WARM_STEPS: usize = 30;
+/// Steps measured from one warmed world before it is rebuilt.
+const WINDOW: usize = 30;
 
 /// A primitive both engines have in closed form.
 enum Prim {
@@ -71,7 +78,9 @@ macro_rules! rapier_world {
                     .linvel(vec(&body.linear_velocity))
                     .linear_damping(body.linear_damping)
                     .angular_damping(body.angular_damping)
-                    .gravity_scale(body.gravity_scale);
+                    .gravity_scale(body.gravity_scale)
+                    // Fathom has no sleeping yet: Rapier's would make it skip settled bodies.
+                    .can_sleep(false);
                 let handle = w.bodies.insert(rb);
                 for c in &body.colliders {
                     let shape = match primitive(&c.shape) {
@@ -170,23 +179,49 @@ fn pools() -> Vec<(String, rayon::ThreadPool)> {
     out
 }
 
-/// Benches `step` on a world made by `make` (stepped [`WARM_STEPS`] times first), every call
-/// inside `pool`.
+/// Benches `step` on a world made by `make`, every call inside `pool`, over the same window of
+/// simulated time for every engine: steps [`WARM_STEPS`] to `WARM_STEPS + WINDOW` (the world
+/// is rebuilt and re-warmed, untimed, when the window is used up), so a fast engine is not
+/// measured on a pile that has had thousands of steps longer to settle.
 fn bench_steps<W: Send>(
     c: &mut Criterion,
     id: &str,
     pool: &rayon::ThreadPool,
     make: impl Fn() -> W + Sync,
     step: impl Fn(&mut W) + Sync,
+    height: impl Fn(&W) -> Real,
 ) {
-    let mut w = pool.install(|| {
-        let mut w = make();
-        for _ in 0..WARM_STEPS {
-            step(&mut w);
-        }
-        w
+    let warm = || {
+        pool.install(|| {
+            let mut w = make();
+            for _ in 0..WARM_STEPS {
+                step(&mut w);
+            }
+            w
+        })
+    };
+    let mut w = warm();
+    eprintln!(
+        "{id}: mean height of dynamic bodies after {WARM_STEPS} steps: {:.4} m",
+        height(&w)
+    );
+    let mut done = 0;
+    c.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                if done >= WINDOW {
+                    w = warm();
+                    done = 0;
+                }
+                let t = Instant::now();
+                pool.install(|| step(black_box(&mut w)));
+                total += t.elapsed();
+                done += 1;
+            }
+            total
+        })
     });
-    c.bench_function(id, |b| b.iter(|| pool.install(|| step(black_box(&mut w)))));
 }
 
 fn scene_2d(file: SceneFile) -> Scene<2> {
@@ -219,19 +254,28 @@ fn rapier_step(c: &mut Criterion) {
     ];
     for (threads, pool) in &pools() {
         let id = |engine: &str, scene: &str| format!("rapier_step/{scene}/{engine}/{threads}");
+        let scene = "pyramid_2d_base100";
         bench_steps(
             c,
-            &id("fathom", "pyramid_2d_base100"),
+            &id("fathom", scene),
             pool,
             || fathom_world(&pyramid_2d),
             |w| w.step(),
+            fathom_height,
         );
         bench_steps(
             c,
-            &id("rapier", "pyramid_2d_base100"),
+            &id("rapier", scene),
             pool,
             || rapier_2d(&pyramid_2d),
             |w| w.step(),
+            |w| {
+                mean_height(
+                    w.bodies
+                        .iter()
+                        .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
+                )
+            },
         );
         for (name, scene) in &scenes_3d {
             bench_steps(
@@ -240,6 +284,7 @@ fn rapier_step(c: &mut Criterion) {
                 pool,
                 || fathom_world(scene),
                 |w| w.step(),
+                fathom_height,
             );
             bench_steps(
                 c,
@@ -247,9 +292,36 @@ fn rapier_step(c: &mut Criterion) {
                 pool,
                 || rapier_3d(scene),
                 |w| w.step(),
+                |w| {
+                    mean_height(
+                        w.bodies
+                            .iter()
+                            .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
+                    )
+                },
             );
         }
     }
+}
+
+/// The mean of the heights flagged dynamic.
+fn mean_height(bodies: impl Iterator<Item = (bool, Real)>) -> Real {
+    let (sum, n) = bodies
+        .filter(|(dynamic, _)| *dynamic)
+        .fold((0.0, 0usize), |(s, n), (_, y)| (s + y, n + 1));
+    sum / n.max(1) as Real
+}
+
+fn fathom_height<const D: usize>(w: &World<D>) -> Real
+where
+    Space<D>: Dim<D>,
+{
+    mean_height(w.bodies().map(|(_, b)| {
+        (
+            b.kind() == BodyKind::Dynamic,
+            b.pose().translation.vector[1],
+        )
+    }))
 }
 
 criterion_group! {

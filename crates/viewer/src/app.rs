@@ -7,14 +7,43 @@ use crate::input::{command_for, Command};
 use crate::scenes::NamedScene;
 use crate::stage::Stage;
 use kiss3d::event::{Action, WindowEvent};
-use kiss3d::window::Window;
+use kiss3d::window::{NumSamples, Window};
 use std::time::Instant;
 
 /// Longest wall time one frame may advance the simulation by, seconds (after a stall,
 /// such as dragging the window, the scene does not jump).
 const MAX_FRAME_TIME: f32 = 0.1;
-/// Weight of the newest frame in the moving average of the frame rate.
-const FPS_SMOOTHING: f64 = 0.05;
+/// The frame rate shown is the number of frames over windows of this many seconds.
+const FPS_WINDOW: f64 = 0.5;
+
+/// Frames per second, counted over [`FPS_WINDOW`]-second windows (an average of
+/// per-frame rates would be skewed by the odd instant frame, e.g. one not presented).
+struct FpsCounter {
+    since: Instant,
+    frames: u32,
+    fps: Option<f64>,
+}
+
+impl FpsCounter {
+    fn new() -> Self {
+        Self {
+            since: Instant::now(),
+            frames: 0,
+            fps: None,
+        }
+    }
+
+    fn frame(&mut self, now: Instant) -> Option<f64> {
+        self.frames += 1;
+        let t = now.duration_since(self.since).as_secs_f64();
+        if t >= FPS_WINDOW {
+            self.fps = Some(self.frames as f64 / t);
+            self.frames = 0;
+            self.since = now;
+        }
+        self.fps
+    }
+}
 
 /// Window size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +95,23 @@ pub fn run_windowed_with(
     let (w, h) = (opts.width.max(1), opts.height.max(1));
     let mut window = guarded(|| kiss3d::pollster::block_on(Window::new_with_size(&title, w, h)))
         .map_err(ViewerError::NoDisplay)?;
+    window.rebind_close_key(Some(kiss3d::event::Key::Escape));
+    adapt_to_adapter(&mut window);
     kiss3d::pollster::block_on(run_loop(&mut window, scenes, start))
+}
+
+/// On a software rasteriser (Mesa's llvmpipe or lavapipe, WARP) shadow maps and 4x
+/// antialiasing make a 3D frame take seconds: they are turned off there, saying so.
+fn adapt_to_adapter(window: &mut Window) {
+    let info = kiss3d::context::Context::get().adapter.get_info();
+    if info.device_type == wgpu::DeviceType::Cpu {
+        eprintln!(
+            "fathom view: software rendering ({}): shadows and antialiasing off",
+            info.name
+        );
+        window.set_shadows_enabled(false);
+        window.set_samples(NumSamples::One);
+    }
 }
 
 fn window_title(scene: &NamedScene) -> String {
@@ -80,7 +125,7 @@ async fn run_loop(
 ) -> Result<(), ViewerError> {
     let mut stage = Stage::new(&scenes[index], window.width(), window.height())?;
     let mut last = Instant::now();
-    let mut fps: Option<f64> = None;
+    let mut fps = FpsCounter::new();
     loop {
         if let Some(next) = handle_events(window, &mut stage, index, scenes.len()) {
             index = next;
@@ -90,10 +135,7 @@ async fn run_loop(
         let now = Instant::now();
         let elapsed = now.duration_since(last).as_secs_f32();
         last = now;
-        if elapsed > 0.0 {
-            let f = 1.0 / elapsed as f64;
-            fps = Some(fps.map_or(f, |avg| avg + (f - avg) * FPS_SMOOTHING));
-        }
+        let fps = fps.frame(now);
         stage.resize(window.width(), window.height());
         stage.advance(elapsed.min(MAX_FRAME_TIME));
         stage.prepare(window, fps);

@@ -8,7 +8,7 @@
 
 use fathom_math::{Aabb, Dim, Real, Space, Vector, Vector2, Vector3};
 use fathom_sdf::Sdf;
-use fathom_world::World;
+use fathom_world::{BodyKind, World};
 
 /// A half-extent or centre coordinate beyond this (metres) marks a box as unbounded.
 /// fathom-sdf cuts unbounded shapes' boxes to [`fathom_sdf::UNBOUNDED_EXTENT`], and a
@@ -26,20 +26,33 @@ pub fn is_unbounded<const D: usize>(b: &Aabb<D>) -> bool {
         || b.center().amax() > UNBOUNDED_LIMIT
 }
 
-/// The union of the world boxes of the bounded colliders; a 2 m box about the origin
-/// when there are none.
+/// The box to frame: the union of the world boxes of the bounded colliders of moving
+/// (dynamic and kinematic) bodies, plus those static colliders no bigger than twice it (a
+/// container, pegs, a ramp; not a ground slab many times the scene's size). Scenes with
+/// nothing moving frame all bounded colliders; a 2 m box about the origin when none.
 pub fn scene_bounds<const D: usize>(world: &World<D>) -> Aabb<D>
 where
     Space<D>: Dim<D>,
 {
-    let mut out = Aabb::EMPTY;
-    for (_, c) in world.colliders() {
-        let local = c.shape().bounds();
-        if is_unbounded(&local) {
-            continue;
-        }
-        out = out.merge(&local.transformed(c.world_pose()));
-    }
+    let boxes = |moving: bool| {
+        world.colliders().filter_map(move |(_, c)| {
+            let is_static = world
+                .body(c.body())
+                .is_none_or(|b| b.kind() == BodyKind::Static);
+            let local = c.shape().bounds();
+            (is_static != moving && !is_unbounded(&local))
+                .then(|| local.transformed(c.world_pose()))
+        })
+    };
+    let moving = boxes(true).fold(Aabb::EMPTY, |a, b| a.merge(&b));
+    let out = if moving.is_valid() {
+        let limit = 2.0 * moving.radius();
+        boxes(false)
+            .filter(|b| b.radius() <= limit)
+            .fold(moving, |a, b| a.merge(&b))
+    } else {
+        boxes(false).fold(Aabb::EMPTY, |a, b| a.merge(&b))
+    };
     if out.is_valid() {
         out
     } else {
@@ -53,25 +66,64 @@ pub fn clip_box<const D: usize>(bounds: &Aabb<D>) -> Aabb<D> {
     bounds.loosened((2.0 * bounds.radius()).max(5.0))
 }
 
+/// Direction from the target to the 3D camera's eye: from the front (+z), a little to the
+/// right and above.
+pub fn view_direction() -> Vector3 {
+    Vector3::new(0.45, 0.35, 1.0).normalize()
+}
+
 /// The 3D camera's eye and target framing `bounds` for a viewport of `aspect` = width /
-/// height: the bounding sphere fits both fields of view, seen from the front (+z), a
-/// little to the right and above.
+/// height: looking at the box's centre along [`view_direction`], just far enough that
+/// every corner of the box is inside both fields of view, with a 10% margin.
 pub fn frame_3d(bounds: &Aabb<3>, aspect: Real) -> (Vector3, Vector3) {
     let at = bounds.center();
-    let radius = bounds.radius().max(0.25);
-    let half_v = FOV_Y * 0.5;
-    let half_h = (half_v.tan() * aspect.max(0.1)).atan();
-    let dist = radius / half_v.min(half_h).sin() * 1.05;
-    let dir = Vector3::new(0.45, 0.35, 1.0).normalize();
+    let (dir, right, up) = camera_basis();
+    let tan_v = (FOV_Y * 0.5).tan();
+    let tan_h = tan_v * aspect.max(0.1);
+    let half = bounds.half_extents().map(|h| h.max(0.05));
+    let mut dist: Real = 0.0;
+    for mask in 0..8 {
+        let p = Vector3::from_fn(|i, _| {
+            if mask >> i & 1 == 1 {
+                half[i]
+            } else {
+                -half[i]
+            }
+        });
+        let need = p.dot(&dir) + 1.1 * (p.dot(&right).abs() / tan_h).max(p.dot(&up).abs() / tan_v);
+        dist = dist.max(need);
+    }
     (at + dir * dist, at)
 }
 
+/// The camera's backward, right and up unit vectors for [`view_direction`].
+fn camera_basis() -> (Vector3, Vector3, Vector3) {
+    let dir = view_direction();
+    let right = Vector3::y().cross(&dir).normalize();
+    let up = dir.cross(&right);
+    (dir, right, up)
+}
+
+/// Height of the band at the top of the window kept for the status text, pixels: at
+/// most a fifth of the window.
+pub fn text_band(height: u32) -> u32 {
+    (height / 5).min(TEXT_BAND_PX)
+}
+
+/// Most pixels kept for the status text at the top of the window.
+pub const TEXT_BAND_PX: u32 = 120;
+
 /// The 2D camera's centre and zoom (pixels per metre) showing `bounds` in a
-/// `width` x `height` pixel viewport with a 10% border (room for the status text).
+/// `width` x `height` pixel viewport, below the text band ([`text_band`]), with a 5%
+/// border.
 pub fn frame_2d(bounds: &Aabb<2>, width: u32, height: u32) -> (Vector2, Real) {
+    let band = text_band(height);
+    let free = (height - band).max(1) as Real;
     let ext = bounds.extents().map(|e| e.max(0.5));
-    let zoom = 0.8 * (width.max(1) as Real / ext.x).min(height.max(1) as Real / ext.y);
-    (bounds.center(), zoom)
+    let zoom = 0.9 * (width.max(1) as Real / ext.x).min(free / ext.y);
+    // Centre the scene in the free part: the camera looks half a band above it.
+    let center = bounds.center() + Vector2::new(0.0, 0.5 * band as Real / zoom);
+    (center, zoom)
 }
 
 /// Where the world point `p` lands in a `width` x `height` image (pixels, origin top
@@ -106,39 +158,117 @@ mod tests {
     }
 
     #[test]
-    fn frame_3d_keeps_the_bounding_sphere_in_view() {
-        let b = Aabb::new(Vector3::new(-3.0, 0.0, -1.0), Vector3::new(3.0, 4.0, 1.0));
-        for aspect in [0.5, 1.0, 16.0 / 9.0] {
-            let (eye, at) = frame_3d(&b, aspect);
-            let dist = (eye - at).norm();
-            // The sphere's angular radius must fit within both half fields of view.
-            let ang = (b.radius() / dist).asin();
-            let half_h = ((FOV_Y * 0.5).tan() * aspect).atan();
-            assert!(
-                ang <= FOV_Y * 0.5 + 1e-6 && ang <= half_h + 1e-6,
-                "aspect {aspect}"
-            );
-            assert!(eye.z > at.z && eye.y > at.y);
+    fn frame_3d_keeps_every_corner_in_view() {
+        let boxes = [
+            Aabb::new(Vector3::new(-3.0, 0.0, -1.0), Vector3::new(3.0, 4.0, 1.0)),
+            Aabb::new(Vector3::new(10.0, -2.0, 5.0), Vector3::new(10.5, 8.0, 5.5)),
+            Aabb::new(
+                Vector3::new(-20.0, 0.0, -20.0),
+                Vector3::new(20.0, 1.0, 20.0),
+            ),
+        ];
+        for b in &boxes {
+            for aspect in [0.5, 1.0, 16.0 / 9.0] {
+                let (eye, at) = frame_3d(b, aspect);
+                let (dir, right, up) = camera_basis();
+                assert!((eye - at).normalize().dot(&dir) > 1.0 - 1e-5);
+                let (tan_v, tan_h) = ((FOV_Y * 0.5).tan(), (FOV_Y * 0.5).tan() * aspect);
+                let mut widest: Real = 0.0;
+                for mask in 0..8 {
+                    let c = Vector3::from_fn(|i, _| {
+                        if mask >> i & 1 == 1 {
+                            b.max[i]
+                        } else {
+                            b.min[i]
+                        }
+                    });
+                    let v = c - eye;
+                    let depth = -v.dot(&dir);
+                    assert!(depth > 0.0, "corner behind the camera");
+                    let (x, y) = (
+                        v.dot(&right).abs() / (depth * tan_h),
+                        v.dot(&up).abs() / (depth * tan_v),
+                    );
+                    // Inside the view, with the 10% margin (float rounding aside).
+                    assert!(
+                        x <= 1.0 / 1.1 + 1e-4 && y <= 1.0 / 1.1 + 1e-4,
+                        "{x} {y} aspect {aspect}"
+                    );
+                    widest = widest.max(x.max(y));
+                }
+                // And not needlessly far: some corner touches the margin.
+                assert!(widest > 1.0 / 1.1 - 1e-3, "{widest}");
+            }
         }
     }
 
     #[test]
-    fn frame_2d_maps_the_box_inside_the_image() {
+    fn a_big_static_ground_is_not_framed_but_a_container_is() {
+        let mut w = World3::default();
+        let slab = Shape::cuboid(Vector3::new(50.0, 0.5, 50.0)).unwrap();
+        w.add_body(
+            &BodyDesc::fixed()
+                .position(Vector3::new(0.0, -0.5, 0.0))
+                .collider(ColliderDesc::new(slab)),
+        )
+        .unwrap();
+        let wall = Shape::cuboid(Vector3::new(0.1, 0.5, 0.8)).unwrap();
+        w.add_body(
+            &BodyDesc::fixed()
+                .position(Vector3::new(2.0, 1.0, 0.0))
+                .collider(ColliderDesc::new(wall)),
+        )
+        .unwrap();
+        let ball = Shape::ball(0.5).unwrap();
+        w.add_body(
+            &BodyDesc::dynamic()
+                .position(Vector3::new(0.0, 1.0, 0.0))
+                .collider(ColliderDesc::new(ball)),
+        )
+        .unwrap();
+        let b = scene_bounds(&w);
+        // The ball (x in [-0.5, 0.5]) and the wall (radius 0.95, within twice the ball's box
+        // radius 0.87; x up to 2.1, y from 0.5, z from -0.8) are framed; the slab (radius 70)
+        // is not.
+        assert!(
+            (b.min.x + 0.5).abs() < 1e-5 && (b.max.x - 2.1).abs() < 1e-5,
+            "{b:?}"
+        );
+        assert!(
+            (b.min.z + 0.8).abs() < 1e-5 && (b.min.y - 0.5).abs() < 1e-5,
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn frame_2d_maps_the_box_inside_the_image_below_the_text() {
         let b = Aabb::new(Vector2::new(-5.0, 0.0), Vector2::new(5.0, 2.0));
         let (c, zoom) = frame_2d(&b, 800, 600);
+        let band = text_band(600) as Real;
         for p in [b.min, b.max] {
             let q = project_2d(&p, &c, zoom, 800, 600);
             assert!(
-                (0.0..=800.0).contains(&q.x) && (0.0..=600.0).contains(&q.y),
+                (0.0..=800.0).contains(&q.x) && (band..=600.0).contains(&q.y),
                 "{q:?}"
             );
         }
-        // The limiting axis (x: 10 m over 800 px) fills 80% of the width.
-        assert!((zoom - 64.0).abs() < 1e-3);
+        // The limiting axis (x: 10 m over 800 px) fills 90% of the width.
+        assert!((zoom - 72.0).abs() < 1e-3);
         // World up is image up.
         assert!(
             project_2d(&b.max, &c, zoom, 800, 600).y < project_2d(&b.min, &c, zoom, 800, 600).y
         );
+        // A tall scene is limited by the height below the band, centred in it.
+        let tall = Aabb::new(Vector2::new(-1.0, 0.0), Vector2::new(1.0, 10.0));
+        let (c, zoom) = frame_2d(&tall, 800, 600);
+        let top = project_2d(&tall.max, &c, zoom, 800, 600).y;
+        let bottom = project_2d(&tall.min, &c, zoom, 800, 600).y;
+        // Equal margins above (below the band) and below, to float rounding.
+        assert!(
+            ((top - band) - (600.0 - bottom)).abs() < 1e-2,
+            "{top} {bottom}"
+        );
+        assert!((bottom - top - 0.9 * (600.0 - band)).abs() < 1e-2);
     }
 
     #[test]

@@ -74,10 +74,11 @@ fn digit(key: Key) -> Option<usize> {
     KEYS.iter().position(|k| *k == key)
 }
 
-/// The help line shown at the bottom of the window.
-pub const HELP: &str =
-    "space pause | S step | R reset | F fire | -/+ slower/faster | 1-9, arrows: scenes | \
-C contacts | B boxes | Z sleep tint | J joints | H help | mouse: orbit, zoom, pan";
+/// The help lines shown at the top of the window.
+pub const HELP: [&str; 2] = [
+    "space pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, arrows: scenes",
+    "C contacts | B boxes | Z sleep tint | J joints | H hide help | mouse: orbit, zoom, pan | Esc quit",
+];
 
 /// Overlays the viewer can draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

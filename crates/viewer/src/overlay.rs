@@ -97,6 +97,7 @@ pub fn hud_lines(
     time_scale: Real,
 ) -> Vec<String> {
     let fps = match fps {
+        Some(f) if f < 10.0 => format!("{f:.1} fps"),
         Some(f) => format!("{f:.0} fps"),
         None => "offscreen".to_string(),
     };

@@ -2,47 +2,50 @@
 //! with a name (the file stem) so number keys, arrows and `fathom view NAME`
 //! can pick it.
 //!
-//! A scene file does not say its dimension, so [`AnyScene::from_ron_str`]
-//! parses it both ways: vectors have two or three components and shape kinds
-//! belong to one dimension, so in practice exactly one parse succeeds. When
-//! both fail, the error reported is the one that got further into the file
-//! (the more plausible reading of what the author meant). When both succeed
-//! (a file that states no vector and no dimension-specific shape), the scene
-//! is read as 3D unless its name ends in `2d`.
+//! The shipped format (the same as the `fathom` CLI's) wraps the scene in its
+//! dimension: `Scene2D(...)` or `Scene3D(...)`, usually after
+//! `#![enable(unwrap_variant_newtypes)]` (accepted with or without it).
+//! A bare scene `(...)` (what [`Scene::to_ron_string`] writes) is read too:
+//! vectors have two or three components and shape kinds belong to one
+//! dimension, so in practice exactly one reading parses. When both fail, the
+//! error reported is the one that got further into the file; when both
+//! succeed (a file stating no vector and no dimension-specific shape), the
+//! scene is 3D unless its name ends in `2d`.
 
 use crate::error::ViewerError;
 use fathom_world::{Scene, Scene2, Scene3, SceneError};
+use ron::extensions::Extensions;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// A scene of either dimension.
-#[derive(Clone, Debug, PartialEq)]
+/// A scene of either dimension; in RON, `Scene2D(...)` or `Scene3D(...)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyScene {
     /// A 2D scene.
+    #[serde(rename = "Scene2D")]
     Two(Scene2),
     /// A 3D scene.
+    #[serde(rename = "Scene3D")]
     Three(Scene3),
 }
 
 impl AnyScene {
-    /// Parses RON text as a 2D or 3D scene (see the module docs for how the dimension is
-    /// chosen). `prefer_2d` breaks the tie when both readings parse. Values are validated.
+    /// Parses RON text as a 2D or 3D scene (see the module docs for the forms read and how
+    /// a bare scene's dimension is chosen; `prefer_2d` breaks the tie). Values are
+    /// validated, so a scene naming grid files must be loaded with [`load_scene`] instead.
     pub fn from_ron_str(text: &str, prefer_2d: bool) -> Result<Self, SceneError> {
-        let two = Scene2::from_ron_str(text);
-        let three = Scene3::from_ron_str(text);
-        let scene = match (two, three) {
-            (Ok(s2), Ok(s3)) => {
-                if prefer_2d {
-                    AnyScene::Two(s2)
-                } else {
-                    AnyScene::Three(s3)
-                }
-            }
-            (Ok(s2), Err(_)) => AnyScene::Two(s2),
-            (Err(_), Ok(s3)) => AnyScene::Three(s3),
-            (Err(e2), Err(e3)) => return Err(further_error(e2, e3)),
-        };
+        let scene = parse_unvalidated(text, prefer_2d)?;
         scene.validate()?;
         Ok(scene)
+    }
+
+    /// The scene as RON text in the wrapped form (`Scene2D(...)` / `Scene3D(...)`), one
+    /// body per line.
+    pub fn to_ron_string(&self) -> Result<String, SceneError> {
+        let config = ron::ser::PrettyConfig::default()
+            .depth_limit(2)
+            .extensions(Extensions::UNWRAP_VARIANT_NEWTYPES);
+        ron::ser::to_string_pretty(self, config).map_err(|e| SceneError::Serialise(e.to_string()))
     }
 
     /// The dimension, 2 or 3.
@@ -143,12 +146,30 @@ pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
 
 /// Like [`AnyScene::from_ron_str`] without the validation (grid files are not loaded yet).
 fn parse_unvalidated(text: &str, prefer_2d: bool) -> Result<AnyScene, SceneError> {
+    if is_wrapped(text) {
+        let options =
+            ron::Options::default().with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES);
+        return options.from_str(text).map_err(|e| SceneError::Parse {
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        });
+    }
     match (Scene2::from_ron_str(text), Scene3::from_ron_str(text)) {
         (Ok(s2), Ok(_)) if prefer_2d => Ok(AnyScene::Two(s2)),
         (_, Ok(s3)) => Ok(AnyScene::Three(s3)),
         (Ok(s2), Err(_)) => Ok(AnyScene::Two(s2)),
         (Err(e2), Err(e3)) => Err(further_error(e2, e3)),
     }
+}
+
+/// Whether the text's first item (after blank lines, `//` comments and `#![...]`
+/// attributes) is a `Scene2D` or `Scene3D` wrapper.
+fn is_wrapped(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !(l.is_empty() || l.starts_with("//") || l.starts_with("#!")))
+        .is_some_and(|l| l.starts_with("Scene2D") || l.starts_with("Scene3D"))
 }
 
 fn load_shape_files(scene: &mut AnyScene, base: &Path, path: &Path) -> Result<(), ViewerError> {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub const FIRE_SPEED: Real = 50.0;
 
 /// Text size of the status lines, pixels.
-const HUD_TEXT_SIZE: f32 = 22.0;
+const HUD_TEXT_SIZE: f32 = 19.0;
 
 enum Active {
     Two(Simulation<2>, Box<View2>),
@@ -162,7 +162,7 @@ impl Stage {
         };
         let mut lines = hud_lines(&self.name, self.dim(), &self.stats(), fps, paused, scale);
         if self.overlays.help {
-            lines.push(crate::input::HELP.to_string());
+            lines.extend(crate::input::HELP.iter().map(|l| l.to_string()));
         }
         let text = crate::palette::Rgb::new(0.92, 0.92, 0.92).to_kiss();
         for (i, line) in lines.iter().enumerate() {

@@ -87,6 +87,34 @@ fn bad_values_and_missing_files_are_typed_errors() {
 }
 
 #[test]
+fn wrapped_scene_files_round_trip_and_report_errors_inside() {
+    let scenes = [
+        AnyScene::Two(peg_board()),
+        AnyScene::Three(pyramid::<3>(2, 0.5)),
+    ];
+    for s in &scenes {
+        let text = s.to_ron_string().unwrap();
+        assert!(
+            text.starts_with("#![enable(unwrap_variant_newtypes)]"),
+            "{}",
+            &text[..60]
+        );
+        assert_eq!(&AnyScene::from_ron_str(&text, false).unwrap(), s);
+    }
+    // Without the extension line and after a comment, the wrapper still reads.
+    match AnyScene::from_ron_str("// a comment\nScene3D(dt: 0.02)", false) {
+        Ok(AnyScene::Three(s)) => assert_eq!(s.dt, 0.02),
+        other => panic!("{other:?}"),
+    }
+    // An error inside a wrapped scene points into it (line 3 here).
+    let bad = "#![enable(unwrap_variant_newtypes)]\nScene2D(\n    dt: true,\n)\n";
+    match AnyScene::from_ron_str(bad, false) {
+        Err(SceneError::Parse { line, .. }) => assert_eq!(line, 3),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn dimension_is_read_from_the_text() {
     let three = pyramid::<3>(2, 0.5).to_ron_string().unwrap();
     let two = pyramid::<2>(2, 0.5).to_ron_string().unwrap();

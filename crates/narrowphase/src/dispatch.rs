@@ -244,3 +244,88 @@ fn boxed<'a, const D: usize, P: PairQuery<D> + 'a>(p: P, flip: bool) -> Box<dyn 
         Box::new(p)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{contacts_with, distance_with, intersects_with, penetration_with, ContactOptions};
+    use fathom_math::{Pose3, Vector3};
+    use fathom_sdf::Shape;
+
+    /// Every ordered pair of kinds is either answered by all four queries or is a typed
+    /// `Unsupported` error, and a pair and its mirror give mirrored contacts.
+    #[test]
+    fn every_pair_of_kinds_is_handled_or_unsupported() {
+        let ball = Shape::<3>::ball(0.5).unwrap();
+        let capsule = Shape::<3>::capsule(0.4, 0.3).unwrap();
+        let plane = Shape::<3>::half_space(Vector3::y(), 0.0).unwrap();
+        let general = Shape::<3>::cuboid(Vector3::new(0.4, 0.3, 0.5)).unwrap();
+        let points = MeshPoints::new(
+            vec![Vector3::new(0.0, -0.2, 0.0), Vector3::new(0.3, -0.1, 0.0)],
+            0.5,
+        )
+        .unwrap();
+        let shapes = [
+            ShapeRef::Sdf(&ball),
+            ShapeRef::Sdf(&capsule),
+            ShapeRef::Sdf(&plane),
+            ShapeRef::Sdf(&general),
+            ShapeRef::Points(&points),
+        ];
+        for (i, a) in shapes.iter().enumerate() {
+            assert_eq!(
+                KindTag::of(a),
+                KindTag::ALL[i],
+                "the shapes are in table order"
+            );
+        }
+        // B sits a little above A (overlapping), so every supported pair has a contact.
+        let pa = Pose3::identity();
+        let pb = Pose3::new(Vector3::new(0.05, 0.1, 0.02), Vector3::new(0.1, 0.2, 0.05));
+        let opts = ContactOptions::default();
+        for a in shapes {
+            for b in shapes {
+                let (ka, kb) = (KindTag::of(&a), KindTag::of(&b));
+                let unsupported = route(ka, kb).0 == Route::Unsupported;
+                let c = contacts_with(a, &pa, b, &pb, &opts);
+                if unsupported {
+                    assert_eq!(c, Err(NarrowphaseError::Unsupported { a: ka, b: kb }));
+                    continue;
+                }
+                let c = c.unwrap();
+                assert!(!c.manifolds.is_empty(), "{ka:?} vs {kb:?} touch");
+                assert!(
+                    intersects_with(a, &pa, b, &pb, &opts).unwrap().intersecting,
+                    "{ka:?} {kb:?}"
+                );
+                let p = penetration_with(a, &pa, b, &pb, &opts).unwrap();
+                let deep = p
+                    .deepest
+                    .unwrap_or_else(|| panic!("{ka:?} vs {kb:?} overlap"));
+                assert!((deep.normal.norm() - 1.0).abs() < 1e-4);
+                assert_eq!(distance_with(a, &pa, b, &pb, &opts).unwrap().distance, 0.0);
+                // The mirrored pair: the normal reversed.
+                let m = contacts_with(b, &pb, a, &pa, &opts).unwrap();
+                let (n, nm) = (c.manifolds[0].normal, m.manifolds[0].normal);
+                assert!(
+                    (n + nm).norm() < 0.2,
+                    "{ka:?} vs {kb:?}: {n:?} and mirrored {nm:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_is_symmetric_up_to_the_flip() {
+        for a in KindTag::ALL {
+            for b in KindTag::ALL {
+                let (r, flip) = route(a, b);
+                let (rm, flip_m) = route(b, a);
+                assert_eq!(r, rm, "{a:?} {b:?}");
+                if a != b {
+                    assert!(flip != flip_m || r == Route::Unsupported, "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+}

@@ -178,13 +178,59 @@ fn spring_soft(spring: &Spring, c: Real, h: Real) -> Soft {
     }
 }
 
-/// One pass of a single row: returns the new accumulated impulse, clamped to `[lo, hi]`.
+/// The block impulses per unit impulse along `row` that leave the block's
+/// velocities unchanged (`-K_pp⁻¹ k_pa`, returned as `y = K_pp⁻¹ k_pa`), and the
+/// row's effective inverse mass through the block (`k_aa - k_pa · y`).
+fn companion<const D: usize>(
+    row: &Row<D>,
+    block: &Block<D>,
+    a: &SolverBody<D>,
+    b: &SolverBody<D>,
+) -> ([Real; MAX_ROWS], Real)
+where
+    Space<D>: Dim<D>,
+{
+    let k_aa = row.coupling(row, a, b);
+    let k_pa = block.couplings(row, a, b);
+    let y = block.solve_mass(a, b, k_pa);
+    (y, k_aa - (0..block.n).map(|i| k_pa[i] * y[i]).sum::<Real>())
+}
+
+/// Applies `lambda` along `row` together with its companion block impulses.
+fn apply_through<const D: usize>(
+    bodies: &mut [SolverBody<D>],
+    ia: usize,
+    ib: usize,
+    row: &Row<D>,
+    block: &Block<D>,
+    lambda: Real,
+) where
+    Space<D>: Dim<D>,
+{
+    let (y, _) = companion(row, block, &bodies[ia], &bodies[ib]);
+    row.apply(bodies, ia, ib, lambda);
+    let mut comp = [0.0; MAX_ROWS];
+    for i in 0..block.n {
+        comp[i] = -y[i] * lambda;
+    }
+    block.apply(bodies, ia, ib, &comp);
+}
+
+/// One pass of a single row (limit, motor, spring) solved *through* the joint's
+/// equality block: the row's impulse comes with the block impulses that keep the
+/// block's velocities unchanged, and its effective mass is the Schur complement
+/// `k_aa - k_apᵀ K_pp⁻¹ k_pa`. A hinge limit on a bob far from the pivot then sees
+/// the bob's inertia about the pivot, not about its own centre, and holds in one
+/// pass. The companion impulses are part of the row's (generalised) direction and
+/// are not added to the block's own accumulated impulse, which the soft block would
+/// otherwise leak away. Returns the new accumulated impulse (clamped to `[lo, hi]`).
 #[allow(clippy::too_many_arguments)]
 fn solve_row<const D: usize>(
     bodies: &mut [SolverBody<D>],
     ia: usize,
     ib: usize,
     row: &Row<D>,
+    block: &Block<D>,
     soft: Soft,
     target_speed: Real,
     acc: Real,
@@ -194,11 +240,24 @@ where
     Space<D>: Dim<D>,
 {
     let (a, b) = (&bodies[ia], &bodies[ib]);
-    let m = row.effective_mass(a, b);
+    let k_aa = row.coupling(row, a, b);
+    let (y, k_eff) = companion(row, block, a, b);
+    // A row the block already fixes (or nothing can move along) gets no impulse.
+    let m = if k_eff > 1e-6 * k_aa && k_eff > 0.0 {
+        1.0 / k_eff
+    } else {
+        0.0
+    };
     let cdot = row.velocity(a, b) - target_speed;
     let delta = -m * soft.mass_scale * (cdot + soft.bias) - soft.impulse_scale * acc;
     let new = (acc + delta).clamp(lo, hi);
-    row.apply(bodies, ia, ib, new - acc);
+    let applied = new - acc;
+    row.apply(bodies, ia, ib, applied);
+    let mut comp = [0.0; MAX_ROWS];
+    for i in 0..block.n {
+        comp[i] = -y[i] * applied;
+    }
+    block.apply(bodies, ia, ib, &comp);
     new
 }
 
@@ -329,74 +388,71 @@ where
         Some((Row::angular(n * (1.0 / sin)), angle))
     }
 
-    /// The anchors' point constraint as `D` rows along the world axes.
-    fn point_block(f: &Frame<D>) -> (Block<D>, [Real; MAX_ROWS]) {
-        let mut rows = [Row::angular(Space::<D>::ang_zero()); MAX_ROWS];
+    /// The joint's equality rows with their position errors: angular rows first (a
+    /// weld's or slider's lock, a hinge's alignment), then linear rows (the anchors'
+    /// point constraint along the world axes, or a slider's perpendicular rows).
+    fn equality_block(&self, f: &Frame<D>) -> (Block<D>, [Real; MAX_ROWS]) {
+        let mut block = Block::empty();
         let mut c = [0.0; MAX_ROWS];
-        for i in 0..D {
-            rows[i] = Row::linear(unit::<D>(i), &f.r_a, &f.r_b);
-            c[i] = f.d[i];
-        }
-        (Block::new(rows, D), c)
-    }
-
-    /// Angular rows: all world axes (angular lock) or, for a hinge, those
-    /// perpendicular to its axis; with their position errors.
-    fn angular_block(&self, f: &Frame<D>) -> Option<(Block<D>, [Real; MAX_ROWS])> {
         let (axes, n) = match &self.kind {
             JointKind::Fixed | JointKind::Prismatic(_) => angular_basis::<D>(),
             JointKind::Revolute(r) => {
                 perpendicular_axes::<D>(&Space::<D>::rotate_ang(&f.q_a, &r.axis))
             }
-            _ => return None,
+            JointKind::Spherical(_) | JointKind::Distance(_) => (angular_basis::<D>().0, 0),
         };
-        if n == 0 {
-            return None;
+        for axis in &axes[..n] {
+            c[block.n] = Space::<D>::ang_dot(axis, &f.twist);
+            block.push(Row::angular(*axis), true);
         }
-        let mut rows = [Row::angular(axes[0]); MAX_ROWS];
-        let mut c = [0.0; MAX_ROWS];
-        for k in 0..n {
-            rows[k] = Row::angular(axes[k]);
-            c[k] = Space::<D>::ang_dot(&axes[k], &f.twist);
+        match &self.kind {
+            JointKind::Prismatic(p) => {
+                let axis = f.q_a.transform_vector(&p.axis);
+                let tangents = Space::<D>::tangents(&axis);
+                for t in &tangents[..D - 1] {
+                    c[block.n] = t.dot(&f.d);
+                    block.push(Row::linear(*t, &(f.r_a + f.d), &f.r_b), false);
+                }
+            }
+            JointKind::Distance(_) => {}
+            _ => {
+                for i in 0..D {
+                    c[block.n] = f.d[i];
+                    block.push(Row::linear(unit::<D>(i), &f.r_a, &f.r_b), false);
+                }
+            }
         }
-        Some((Block::new(rows, n), c))
-    }
-
-    /// A slider's rows perpendicular to its axis, with their position errors.
-    fn slider_block(&self, f: &Frame<D>) -> Option<(Block<D>, [Real; MAX_ROWS])> {
-        let JointKind::Prismatic(p) = &self.kind else {
-            return None;
-        };
-        let axis = f.q_a.transform_vector(&p.axis);
-        let tangents = Space::<D>::tangents(&axis);
-        let mut rows = [Row::angular(Space::<D>::ang_zero()); MAX_ROWS];
-        let mut c = [0.0; MAX_ROWS];
-        for k in 0..D - 1 {
-            rows[k] = Row::linear(tangents[k], &(f.r_a + f.d), &f.r_b);
-            c[k] = tangents[k].dot(&f.d);
-        }
-        Some((Block::new(rows, D - 1), c))
+        (block, c)
     }
 
     fn has_point(&self) -> bool {
         !matches!(self.kind, JointKind::Prismatic(_) | JointKind::Distance(_))
     }
 
-    /// Accumulated linear impulse along the rows of `block` (world vector projected).
-    fn linear_acc(&self, block: &Block<D>) -> [Real; MAX_ROWS] {
+    /// The accumulated impulses projected on the block's rows.
+    fn block_acc(&self, block: &Block<D>) -> [Real; MAX_ROWS] {
         let mut acc = [0.0; MAX_ROWS];
         for k in 0..block.n {
-            acc[k] = self.impulses.linear.dot(&block.rows[k].lin);
+            let r = &block.rows[k];
+            acc[k] = if block.angular[k] {
+                Space::<D>::ang_dot(&self.impulses.angular, &r.ang_b)
+            } else {
+                self.impulses.linear.dot(&r.lin)
+            };
         }
         acc
     }
 
-    fn angular_acc(&self, block: &Block<D>) -> [Real; MAX_ROWS] {
-        let mut acc = [0.0; MAX_ROWS];
+    /// Adds impulses along the block's rows to the accumulated world impulses.
+    fn add_acc(&mut self, block: &Block<D>, delta: &[Real; MAX_ROWS]) {
         for k in 0..block.n {
-            acc[k] = Space::<D>::ang_dot(&self.impulses.angular, &block.rows[k].ang_b);
+            let r = &block.rows[k];
+            if block.angular[k] {
+                self.impulses.angular += r.ang_b * delta[k];
+            } else {
+                self.impulses.linear += r.lin * delta[k];
+            }
         }
-        acc
     }
 
     /// The sum of axial impulses, signed along the axial row.
@@ -411,6 +467,7 @@ where
         let Some((row, pos)) = self.axial(&f) else {
             return;
         };
+        let (block, _) = self.equality_block(&f);
         let (ia, ib) = (self.body_a, self.body_b);
         let free = (Real::MIN, Real::MAX);
         let (spring, target, motor, limits) = match &self.kind {
@@ -420,8 +477,17 @@ where
                 let length = d.length.unwrap_or(0.0);
                 if d.spring.is_none() {
                     let soft = equality(pos - length, ctx, use_bias);
-                    self.impulses.axial =
-                        solve_row(bodies, ia, ib, &row, soft, 0.0, self.impulses.axial, free);
+                    self.impulses.axial = solve_row(
+                        bodies,
+                        ia,
+                        ib,
+                        &row,
+                        &block,
+                        soft,
+                        0.0,
+                        self.impulses.axial,
+                        free,
+                    );
                     return;
                 }
                 (d.spring, length, None, Some([d.min_length, d.max_length]))
@@ -432,60 +498,39 @@ where
             }
             JointKind::Fixed => return,
         };
+        let mut one = |_: &mut Self, row: &Row<D>, soft, speed, acc, bounds| {
+            solve_row(bodies, ia, ib, row, &block, soft, speed, acc, bounds)
+        };
         if let Some(s) = spring {
             let soft = spring_soft(&s, pos - target, ctx.h);
-            self.impulses.axial =
-                solve_row(bodies, ia, ib, &row, soft, 0.0, self.impulses.axial, free);
+            self.impulses.axial = one(self, &row, soft, 0.0, self.impulses.axial, free);
         }
         if let Some(m) = motor {
             let max = m.max_force * ctx.h;
-            self.impulses.motor = solve_row(
-                bodies,
-                ia,
-                ib,
-                &row,
-                rigid(),
-                m.speed,
-                self.impulses.motor,
-                (-max, max),
-            );
+            let acc = self.impulses.motor;
+            self.impulses.motor = one(self, &row, rigid(), m.speed, acc, (-max, max));
         }
         if let Some([lo, hi]) = limits {
             let pos_inf = (0.0, Real::MAX);
             if lo > Real::MIN {
                 let soft = inequality(pos - lo, ctx, use_bias);
-                self.impulses.lower = solve_row(
-                    bodies,
-                    ia,
-                    ib,
-                    &row,
-                    soft,
-                    0.0,
-                    self.impulses.lower,
-                    pos_inf,
-                );
+                self.impulses.lower = one(self, &row, soft, 0.0, self.impulses.lower, pos_inf);
             }
             let soft = inequality(hi - pos, ctx, use_bias);
-            self.impulses.upper = solve_row(
-                bodies,
-                ia,
-                ib,
-                &row.negated(),
-                soft,
-                0.0,
-                self.impulses.upper,
-                pos_inf,
-            );
+            let acc = self.impulses.upper;
+            self.impulses.upper = one(self, &row.negated(), soft, 0.0, acc, pos_inf);
         }
     }
 
-    /// The angular lock (fixed, slider) or a hinge's alignment rows.
-    fn solve_angular(&mut self, bodies: &mut [SolverBody<D>], ctx: &StepContext, use_bias: bool) {
+    /// The equality rows as one block: weld, hinge alignment and point, slider.
+    fn solve_equality(&mut self, bodies: &mut [SolverBody<D>], ctx: &StepContext, use_bias: bool) {
         let f = self.frame(bodies);
-        let Some((block, c)) = self.angular_block(&f) else {
+        let (block, c) = self.equality_block(&f);
+        if block.n == 0 {
             return;
-        };
-        let mut acc = self.angular_acc(&block);
+        }
+        let before = self.block_acc(&block);
+        let mut acc = before;
         solve_block(
             bodies,
             self.body_a,
@@ -496,34 +541,11 @@ where
             ctx,
             use_bias,
         );
-        self.impulses.angular = (0..block.n).fold(Space::<D>::ang_zero(), |s, k| {
-            s + block.rows[k].ang_b * acc[k]
-        });
-    }
-
-    /// The point constraint, or a slider's perpendicular rows.
-    fn solve_linear(&mut self, bodies: &mut [SolverBody<D>], ctx: &StepContext, use_bias: bool) {
-        let f = self.frame(bodies);
-        let (block, c) = if self.has_point() {
-            Self::point_block(&f)
-        } else if let Some(b) = self.slider_block(&f) {
-            b
-        } else {
-            return;
-        };
-        let mut acc = self.linear_acc(&block);
-        solve_block(
-            bodies,
-            self.body_a,
-            self.body_b,
-            &block,
-            &c,
-            &mut acc,
-            ctx,
-            use_bias,
-        );
-        self.impulses.linear =
-            (0..block.n).fold(Vector::zeros(), |s, k| s + block.rows[k].lin * acc[k]);
+        let mut delta = [0.0; MAX_ROWS];
+        for k in 0..block.n {
+            delta[k] = acc[k] - before[k];
+        }
+        self.add_acc(&block, &delta);
     }
 
     /// The force (N, on B, world) and torque (N m, on B, world) the joint applied
@@ -534,9 +556,21 @@ where
         let mut force = self.impulses.linear;
         let mut torque = self.impulses.angular;
         if let Some((row, _)) = self.axial(&f) {
-            force += row.lin * self.axial_total();
+            let total = self.axial_total();
+            force += row.lin * total;
             if row.lin == Vector::<D>::zeros() {
-                torque += row.ang_b * self.axial_total();
+                torque += row.ang_b * total;
+            }
+            // The axial row's companion impulses on the equality rows.
+            let (block, _) = self.equality_block(&f);
+            let (y, _) = companion(&row, &block, &bodies[self.body_a], &bodies[self.body_b]);
+            for k in 0..block.n {
+                let r = &block.rows[k];
+                if block.angular[k] {
+                    torque -= r.ang_b * (y[k] * total);
+                } else {
+                    force -= r.lin * (y[k] * total);
+                }
             }
         }
         (force * inv_h, torque * inv_h)
@@ -579,14 +613,14 @@ where
             Row::angular(*axis).apply(bodies, ia, ib, l);
         }
         if let Some((row, _)) = self.axial(&f) {
-            row.apply(bodies, ia, ib, self.axial_total());
+            let (block, _) = self.equality_block(&f);
+            apply_through(bodies, ia, ib, &row, &block, self.axial_total());
         }
     }
 
     fn solve(&mut self, bodies: &mut [SolverBody<D>], ctx: &StepContext, use_bias: bool) {
         self.solve_axial(bodies, ctx, use_bias);
-        self.solve_angular(bodies, ctx, use_bias);
-        self.solve_linear(bodies, ctx, use_bias);
+        self.solve_equality(bodies, ctx, use_bias);
     }
 }
 

@@ -15,8 +15,8 @@
 use crate::body::SolverBody;
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
 
-/// Most rows in one block (3 linear or 3 angular rows in 3D).
-pub(crate) const MAX_ROWS: usize = 3;
+/// Most rows in one block: a 3D weld's 3 angular and 3 linear rows.
+pub(crate) const MAX_ROWS: usize = 6;
 
 /// One velocity constraint row between bodies A and B (world frame).
 #[derive(Clone, Copy, Debug)]
@@ -72,7 +72,7 @@ where
     }
 
     /// `J M⁻¹ Jᵀ` between this row and `other`.
-    fn coupling(&self, other: &Self, a: &SolverBody<D>, b: &SolverBody<D>) -> Real {
+    pub fn coupling(&self, other: &Self, a: &SolverBody<D>, b: &SolverBody<D>) -> Real {
         (a.inv_mass + b.inv_mass) * self.lin.dot(&other.lin)
             + Space::<D>::ang_dot(
                 &self.ang_a,
@@ -82,16 +82,6 @@ where
                 &self.ang_b,
                 &Space::<D>::inertia_apply(&b.inv_inertia, &other.ang_b),
             )
-    }
-
-    /// The effective mass `1 / (J M⁻¹ Jᵀ)`, or 0 when neither body can move along the row.
-    pub fn effective_mass(&self, a: &SolverBody<D>, b: &SolverBody<D>) -> Real {
-        let k = self.coupling(self, a, b);
-        if k > Real::EPSILON {
-            1.0 / k
-        } else {
-            0.0
-        }
     }
 
     /// Applies the impulse `lambda` along the row: `+` to B, `-` to A.
@@ -113,15 +103,44 @@ where
 {
     pub rows: [Row<D>; MAX_ROWS],
     pub n: usize,
+    /// Which rows are pure angular rows (their impulses accumulate as a torque impulse).
+    pub angular: [bool; MAX_ROWS],
 }
 
 impl<const D: usize> Block<D>
 where
     Space<D>: Dim<D>,
 {
-    /// A block of the first `n` of `rows`.
-    pub fn new(rows: [Row<D>; MAX_ROWS], n: usize) -> Self {
-        Self { rows, n }
+    /// An empty block.
+    pub fn empty() -> Self {
+        Self {
+            rows: [Row::angular(Space::<D>::ang_zero()); MAX_ROWS],
+            n: 0,
+            angular: [false; MAX_ROWS],
+        }
+    }
+
+    /// Appends a row (ignored beyond [`MAX_ROWS`]); `angular` marks a pure angular row.
+    pub fn push(&mut self, row: Row<D>, angular: bool) {
+        if self.n < MAX_ROWS {
+            self.rows[self.n] = row;
+            self.angular[self.n] = angular;
+            self.n += 1;
+        }
+    }
+
+    /// `J_i M⁻¹ otherᵀ` for every row `i`.
+    pub fn couplings(
+        &self,
+        other: &Row<D>,
+        a: &SolverBody<D>,
+        b: &SolverBody<D>,
+    ) -> [Real; MAX_ROWS] {
+        let mut out = [0.0; MAX_ROWS];
+        for i in 0..self.n {
+            out[i] = self.rows[i].coupling(other, a, b);
+        }
+        out
     }
 
     /// The constrained velocities of every row.
@@ -221,7 +240,7 @@ where
     let e = |i: usize| unit::<D>(i % D);
     let mut out = [Space::<D>::cross(&e(0), &e(1)); MAX_ROWS];
     if D == 3 {
-        for (k, o) in out.iter_mut().enumerate() {
+        for (k, o) in out.iter_mut().enumerate().take(3) {
             *o = Space::<D>::cross(&e(k + 1), &e(k + 2));
         }
     }
@@ -266,25 +285,29 @@ mod tests {
 
     #[test]
     fn dense_solve_matches_known_solution() {
-        let k = [[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]];
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        k[0][..3].copy_from_slice(&[4.0, 1.0, 0.0]);
+        k[1][..3].copy_from_slice(&[1.0, 3.0, 1.0]);
+        k[2][..3].copy_from_slice(&[0.0, 1.0, 2.0]);
         let x = [1.0, -2.0, 0.5];
-        let rhs = [
+        let mut rhs = [0.0; MAX_ROWS];
+        rhs[..3].copy_from_slice(&[
             4.0 * x[0] + x[1],
             x[0] + 3.0 * x[1] + x[2],
             x[1] + 2.0 * x[2],
-        ];
+        ]);
         let got = solve_dense(k, rhs, 3);
         for i in 0..3 {
             // f32 elimination on a well-conditioned 3x3: a few ulps.
             assert!((got[i] - x[i]).abs() < 1e-5, "{got:?}");
         }
         // A zero row (a direction nothing can move in) gets no impulse, not NaN.
-        let got = solve_dense(
-            [[2.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0; 3]],
-            [4.0, 1.0, 0.0],
-            2,
-        );
-        assert_eq!(got, [2.0, 0.0, 0.0]);
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        k[0][0] = 2.0;
+        let mut rhs = [0.0; MAX_ROWS];
+        rhs[..2].copy_from_slice(&[4.0, 1.0]);
+        let got = solve_dense(k, rhs, 2);
+        assert_eq!(got[..2], [2.0, 0.0]);
     }
 
     #[test]

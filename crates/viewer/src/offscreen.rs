@@ -38,10 +38,13 @@ pub struct OffscreenOptions {
     pub hud: bool,
     /// Antialias with 4 samples per pixel.
     pub antialias: bool,
+    /// Frame the camera on the scene as it is at each captured frame; otherwise it keeps
+    /// the framing of the initial state (so motion shows as motion in the picture).
+    pub reframe: bool,
 }
 
 impl Default for OffscreenOptions {
-    /// 1280 x 720, antialiased, with the status text, no overlays.
+    /// 1280 x 720, antialiased, with the status text, no overlays, framing each capture.
     fn default() -> Self {
         Self {
             width: 1280,
@@ -49,6 +52,7 @@ impl Default for OffscreenOptions {
             overlays: Overlays::default(),
             hud: true,
             antialias: true,
+            reframe: true,
         }
     }
 }
@@ -199,6 +203,9 @@ fn render_on(
     for f in frames {
         stage.step_n(f - taken);
         taken = f;
+        if opts.reframe {
+            stage.reframe();
+        }
         let window = surface.window_mut();
         stage.prepare(window, None);
         kiss3d::pollster::block_on(stage.render(window));

@@ -130,6 +130,16 @@ impl Stage {
         }
     }
 
+    /// Points the camera at the scene as it is now (the view frames the scene as it was
+    /// when the stage was made).
+    pub fn reframe(&mut self) {
+        let (w, h) = (self.width, self.height);
+        match &mut self.active {
+            Active::Two(s, v) => v.reframe(s.world(), w, h),
+            Active::Three(s, v) => v.reframe(s.world(), w, h),
+        }
+    }
+
     /// Tells the stage the viewport's new size (for framing and firing).
     pub fn resize(&mut self, width: u32, height: u32) {
         self.width = width.max(1);

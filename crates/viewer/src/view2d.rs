@@ -76,7 +76,16 @@ impl View2 {
         view
     }
 
-    /// The scene's bounds at creation (bounded colliders only).
+    /// Points the camera at the scene as it is now (see [`scene_bounds`]).
+    pub fn reframe(&mut self, world: &World2, width: u32, height: u32) {
+        self.bounds = scene_bounds(world);
+        let (center, zoom) = frame_2d(&self.bounds, width, height);
+        self.camera.look_at(v2(&center), zoom);
+        self.framing = (center, zoom);
+        self.size = (width, height);
+    }
+
+    /// The framed bounds (bounded colliders only; see [`scene_bounds`]).
     pub fn bounds(&self) -> &Aabb<2> {
         &self.bounds
     }

@@ -75,7 +75,14 @@ impl View3 {
         view
     }
 
-    /// The scene's bounds at creation (bounded colliders only).
+    /// Points the camera at the scene as it is now (see [`scene_bounds`]).
+    pub fn reframe(&mut self, world: &World3, width: u32, height: u32) {
+        self.bounds = scene_bounds(world);
+        let (eye, at) = frame_3d(&self.bounds, width as Real / height.max(1) as Real);
+        self.camera.look_at(v3(&eye), v3(&at));
+    }
+
+    /// The framed bounds (bounded colliders only; see [`scene_bounds`]).
     pub fn bounds(&self) -> &Aabb<3> {
         &self.bounds
     }

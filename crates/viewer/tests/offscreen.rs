@@ -171,11 +171,13 @@ where
 {
     let label = format!("{D}D");
     let scene = NamedScene::new(format!("row{D}d"), row_of_balls::<D>());
+    // The initial framing is kept, so falling shows as moving down the picture.
     let opts = OffscreenOptions {
         width: 480,
         height: 320,
         hud: false,
         antialias: false,
+        reframe: false,
         ..Default::default()
     };
     let caps = render_offscreen(&scene, &opts, &[40, 1]).unwrap();

@@ -68,6 +68,21 @@ fn blended<const D: usize>(
     (unit_or(v, fallback), ra, rb)
 }
 
+/// The common normal at `p` when both shapes' gradients there face each other (within
+/// [`FACING`]): two faces, or two smooth patches, pressed together. Then no axis can be better
+/// and the separating-axis search is skipped; `None` otherwise.
+pub(crate) fn facing_normal<const D: usize>(
+    a: &dyn Field<D>,
+    b: &dyn Field<D>,
+    p: &Vector<D>,
+) -> Option<Vector<D>> {
+    let (ga, gb) = (a.gradient(p), b.gradient(p));
+    (ga.dot(&-gb) >= FACING.cos()).then(|| unit_or(ga - gb, ga))
+}
+
+/// Largest angle (radians) between two gradients that face each other.
+const FACING: Real = 0.02;
+
 /// `v` normalised, or `fallback` normalised, or the first axis.
 pub(crate) fn unit_or<const D: usize>(v: Vector<D>, fallback: Vector<D>) -> Vector<D> {
     for w in [v, fallback] {
@@ -165,22 +180,20 @@ pub(crate) fn separating_axis<const D: usize>(
     h: Real,
     reach: Real,
 ) -> (Vector<D>, Real, Vector<D>, Vector<D>) {
-    // Features at two scales: right at the deep point, and across the overlap.
-    let mut normals_a = face_normals(a, p, h);
-    let mut normals_b = face_normals(b, p, h);
-    for n in face_normals(a, p, 0.5 * reach) {
-        push_normal(&mut normals_a, n);
-    }
-    for n in face_normals(b, p, 0.5 * reach) {
-        push_normal(&mut normals_b, n);
-    }
+    // Features at two scales: right at the deep point (faces and edges), and across the overlap
+    // (faces only: normals sampled far apart on a curved surface are not an edge).
+    let (mut fa, mut fb) = (Features::default(), Features::default());
+    fa.learn(a, p, h, true);
+    fb.learn(b, p, h, true);
+    fa.learn(a, p, 0.5 * reach, false);
+    fb.learn(b, p, 0.5 * reach, false);
     let mut tried: Vec<Vector<D>> = Vec::new();
     let mut best = (*n0, Real::INFINITY, *p, *p);
     // Each round tries the axes the known features give, then learns the features at the
     // supports it found (the corner or edge an axis leans on may be away from the deep point).
     for _ in 0..SAT_ROUNDS {
         let mut supports: Vec<(Vector<D>, Vector<D>, Vector<D>)> = Vec::new();
-        for n in candidate_axes(&normals_a, &normals_b, n0) {
+        for n in candidate_axes(&fa, &fb, n0) {
             if tried.iter().any(|m| m.dot(&n).abs() >= SAME_AXIS.cos()) {
                 continue;
             }
@@ -197,43 +210,78 @@ pub(crate) fn separating_axis<const D: usize>(
             break;
         }
         for (n, top, bottom) in supports {
-            for m in face_normals(a, &(top - n * h), h) {
-                push_normal(&mut normals_a, m);
-            }
-            for m in face_normals(b, &(bottom + n * h), h) {
-                push_normal(&mut normals_b, m);
-            }
+            fa.learn(a, &(top - n * h), h, true);
+            fb.learn(b, &(bottom + n * h), h, true);
         }
     }
     best
 }
 
-/// The separating-axis candidates: `n0`, A's face normals, B's face normals reversed, and in 3D
+/// The face normals and edge directions a shape shows near the points looked at.
+struct Features<const D: usize> {
+    normals: Vec<Vector<D>>,
+    edges: Vec<Vector<D>>,
+}
+
+impl<const D: usize> Default for Features<D> {
+    fn default() -> Self {
+        Self {
+            normals: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+}
+
+impl<const D: usize> Features<D> {
+    /// Samples the normals around `centre` at step `h`; with `sharp`, two normals of one stencil
+    /// at more than [`EDGE_ANGLE`] from each other are also an edge (their cross product).
+    fn learn(&mut self, f: &dyn Field<D>, centre: &Vector<D>, h: Real, sharp: bool) {
+        let ns = face_normals(f, centre, h);
+        for n in &ns {
+            push_normal(&mut self.normals, *n);
+        }
+        if sharp && D == 3 {
+            for i in 0..ns.len() {
+                for j in (i + 1)..ns.len() {
+                    if ns[i].dot(&ns[j]) < EDGE_ANGLE.cos() {
+                        let e = cross3(&ns[i], &ns[j]).normalize();
+                        if self.edges.len() < MAX_NORMALS
+                            && self.edges.iter().all(|m| m.dot(&e).abs() < SAME_AXIS.cos())
+                        {
+                            self.edges.push(e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The separating-axis candidates: A's face normals, B's face normals reversed, `n0`, and in 3D
 /// the cross products of an edge of A and an edge of B (oriented along `n0`).
 fn candidate_axes<const D: usize>(
-    normals_a: &[Vector<D>],
-    normals_b: &[Vector<D>],
+    fa: &Features<D>,
+    fb: &Features<D>,
     n0: &Vector<D>,
 ) -> Vec<Vector<D>> {
     // Face normals first: they are exact, and `n0` (an estimate) is only tried when no face
     // normal is within a hair of it.
     let mut axes: Vec<Vector<D>> = Vec::new();
-    for n in normals_a
+    for n in fa
+        .normals
         .iter()
         .copied()
-        .chain(normals_b.iter().map(|n| -n))
+        .chain(fb.normals.iter().map(|n| -n))
     {
         push_axis(&mut axes, n);
     }
     push_axis(&mut axes, *n0);
-    if D == 3 {
-        for ea in edges(normals_a) {
-            for eb in edges(normals_b) {
-                let c = cross3(&ea, &eb);
-                if c.norm() > 1e-3 {
-                    let c = c.normalize();
-                    push_axis(&mut axes, if c.dot(n0) < 0.0 { -c } else { c });
-                }
+    for ea in &fa.edges {
+        for eb in &fb.edges {
+            let c = cross3(ea, eb);
+            if c.norm() > 1e-3 {
+                let c = c.normalize();
+                push_axis(&mut axes, if c.dot(n0) < 0.0 { -c } else { c });
             }
         }
     }
@@ -295,6 +343,8 @@ const SAT_ROUNDS: usize = 3;
 const MAX_NORMALS: usize = 8;
 /// Most axes tried in one round.
 const MAX_AXES: usize = 32;
+/// Two face normals seen by one small stencil at more than this angle (radians) meet at an edge.
+const EDGE_ANGLE: Real = 0.35;
 
 /// Adds `n` to `axes` unless it (or its opposite) is already there.
 fn push_axis<const D: usize>(axes: &mut Vec<Vector<D>>, n: Vector<D>) {
@@ -319,20 +369,6 @@ fn face_normals<const D: usize>(f: &dyn Field<D>, p: &Vector<D>, h: Real) -> Vec
     for q in samples {
         if f.value(&q) < 0.0 {
             push_normal(&mut out, f.gradient(&q));
-        }
-    }
-    out
-}
-
-/// The edge directions between pairs of distinct face normals (3D only).
-fn edges<const D: usize>(normals: &[Vector<D>]) -> Vec<Vector<D>> {
-    let mut out = Vec::new();
-    for i in 0..normals.len() {
-        for j in (i + 1)..normals.len() {
-            let e = cross3(&normals[i], &normals[j]);
-            if e.norm() > 1e-3 {
-                out.push(e.normalize());
-            }
         }
     }
     out

@@ -10,6 +10,7 @@
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Sdf;
 
+use super::sdf_sdf::EXTREME_CAP_FACTOR;
 use super::{world_point, Closest, Ctx, PairQuery};
 use crate::field::{Field, PlaneField, PosedSdf};
 use crate::manifold::{reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
@@ -174,7 +175,8 @@ where
             0,
         ));
     }
-    let params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+    let mut params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+    params.cap = EXTREME_CAP_FACTOR * cap;
     for (k, u) in tangent_directions(&n).into_iter().enumerate() {
         let ext = Extreme {
             dir: (u - n * LEAN).normalize(),

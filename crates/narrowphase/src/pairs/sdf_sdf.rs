@@ -18,7 +18,7 @@ use fathom_sdf::Sdf;
 use super::{world_point, Ctx, PairQuery};
 use crate::field::{Counter, Field, PosedSdf};
 use crate::manifold::{project, reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
-use crate::normal::{along_normal, normal_at, separating_axis};
+use crate::normal::{along_normal, facing_normal, normal_at, separating_axis};
 use crate::objectives::{Extreme, MaxOf, Sum};
 use crate::regions::components;
 use crate::search::{cover, minimise, Budget, Cell, Found, Order, Params, Problem};
@@ -26,6 +26,11 @@ use crate::types::{Deepest, Manifold};
 
 /// Weight of `dA + dB` in the extreme objectives (ties of a flat rim go to the interface).
 const EXTREME_LAMBDA: Real = 0.25;
+/// An extreme search splits at most this many times the descent cap. A polygonal region's
+/// extreme is a vertex and is certified well before; a curved rim's extreme is flat to second
+/// order (every point of a cap `sqrt(tol * radius)` wide is within the tolerance), which
+/// certifying would enumerate, while any point of that cap is as good a contact point.
+pub(crate) const EXTREME_CAP_FACTOR: usize = 2;
 
 /// The distance search is best-first (certified: it stops when no cell can hold a point closer
 /// than the best by the tolerance) but splits at most this many times the descent cap: two
@@ -199,7 +204,10 @@ where
             // The separating axis with the least overlap near the deep point: exact for faces
             // resting on faces, where a blend of gradients could lean on a nearby edge.
             let reach = 2.0 * (-best.value).max(0.0) + (0.25 * s.size).max(4.0 * s.leaf_radius);
-            let (n, _, _, _) = separating_axis(&fa, &fb, &p, &n, 2.0 * s.leaf_radius, reach);
+            let n = match facing_normal(&fa, &fb, &p) {
+                Some(n) => n,
+                None => separating_axis(&fa, &fb, &p, &n, 2.0 * s.leaf_radius, reach).0,
+            };
             let mut cands: Vec<Candidate<D>> = Vec::new();
             let reach = 4.0 * s.margin + 4.0 * s.leaf_radius - best.value.min(0.0);
             if let Some((pa, pb, sep)) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)
@@ -211,7 +219,8 @@ where
                     key: 0,
                 });
             }
-            let params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+            let mut params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+            params.cap = EXTREME_CAP_FACTOR * cap;
             for (k, u) in tangent_directions(&n).into_iter().enumerate() {
                 let ext = Extreme {
                     dir: u,

@@ -93,9 +93,12 @@ pub fn markdown_table(rows: &[Row]) -> String {
     out
 }
 
+/// Points of a plotted series: `(triangles target, sdf_ns, mesh_ns)`.
+type Series = Vec<(f64, f64, f64)>;
+
 /// The geometric mean of the times of `query` rows of 3D pairs per triangle target:
 /// `(target, sdf_ns, mesh_ns)`, by increasing target.
-fn series(rows: &[Row], query: Query) -> Vec<(f64, f64, f64)> {
+fn series(rows: &[Row], query: Query) -> Series {
     let mut groups: BTreeMap<usize, (f64, f64, usize)> = BTreeMap::new();
     for r in rows
         .iter()
@@ -232,8 +235,7 @@ type PlotResult<T> = Result<T, Box<dyn std::error::Error>>;
 /// Draws axes, grid, series and legend marks into `buf`; returns the labels to write on it.
 fn draw_lines(rows: &[Row], buf: &mut [u8]) -> PlotResult<Vec<Label>> {
     let queries = [Query::Contacts, Query::Penetration, Query::Distance];
-    let all: Vec<(Query, Vec<(f64, f64, f64)>)> =
-        queries.iter().map(|&q| (q, series(rows, q))).collect();
+    let all: Vec<(Query, Series)> = queries.iter().map(|&q| (q, series(rows, q))).collect();
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for &(t, s, m) in all.iter().flat_map(|(_, s)| s.iter()) {
         x0 = x0.min(t);

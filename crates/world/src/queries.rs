@@ -107,6 +107,15 @@ fn check_len(field: &'static str, x: Real) -> Result<(), QueryError> {
     }
 }
 
+/// A world-frame cast: what is swept, from where, along which unit direction, how far.
+struct Sweep<const D: usize> {
+    shape: CastShape<D>,
+    origin: Vector<D>,
+    dir: Vector<D>,
+    /// The query's full length, metres (for fractions).
+    full: Real,
+}
+
 fn key_handle(k: u64) -> ColliderHandle {
     ColliderHandle(RawHandle::from_bits(k))
 }
@@ -131,28 +140,25 @@ where
         self.colliders.iter().map(|(h, _)| h.0.to_bits()).collect()
     }
 
-    /// The exact cast of a ball of `radius` (0: a ray) against one collider.
+    /// The exact cast `sweep` against one collider, no farther than `max_dist`.
     fn cast_one(
-        &self,
         h: ColliderHandle,
         c: &Collider<D>,
-        shape: &CastShape<D>,
-        origin: &Vector<D>,
-        dir: &Vector<D>,
+        sweep: &Sweep<D>,
         max_dist: Real,
-        full: Real,
     ) -> Option<QueryHit<D>> {
         let opts = CastOptions::default();
         let r = fathom_ccd::cast_posed(
             &c.shape as &dyn Sdf<D>,
             &c.world_pose,
-            shape,
-            origin,
-            dir,
+            &sweep.shape,
+            &sweep.origin,
+            &sweep.dir,
             max_dist,
             &opts,
         )
         .ok()?;
+        let full = sweep.full;
         let fraction = |d: Real| if full > 0.0 { (d / full).min(1.0) } else { 0.0 };
         let hit = |distance, point, normal, started_inside| QueryHit {
             collider: h,
@@ -184,7 +190,12 @@ where
         max_dist: Real,
         filter: &QueryFilter,
     ) -> Option<QueryHit<D>> {
-        let shape = CastShape::Ball { radius };
+        let sweep = Sweep {
+            shape: CastShape::Ball { radius },
+            origin: *origin,
+            dir: *dir,
+            full: max_dist,
+        };
         let mut best: Option<QueryHit<D>> = None;
         let mut visit = |k: u64| {
             let h = key_handle(k);
@@ -193,7 +204,7 @@ where
             };
             // Cast only as far as the best hit so far (a tie may still win by handle).
             let limit = best.map_or(max_dist, |b| b.distance);
-            match self.cast_one(h, c, &shape, origin, dir, limit, max_dist) {
+            match Self::cast_one(h, c, &sweep, limit) {
                 Some(hit) if better(&hit, &best) => {
                     best = Some(hit);
                     QueryControl::ClipTo(hit.distance)
@@ -251,13 +262,18 @@ where
         } else {
             self.all_keys()
         };
-        let ray = CastShape::ray();
+        let sweep = Sweep {
+            shape: CastShape::ray(),
+            origin: *origin,
+            dir,
+            full: max_dist,
+        };
         let mut out: Vec<QueryHit<D>> = keys
             .into_iter()
             .filter_map(|k| {
                 let h = key_handle(k);
                 let c = self.accepted(h, filter)?;
-                self.cast_one(h, c, &ray, origin, &dir, max_dist, max_dist)
+                Self::cast_one(h, c, &sweep, max_dist)
             })
             .collect();
         out.sort_by(|a, b| {

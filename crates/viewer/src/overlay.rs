@@ -15,6 +15,8 @@ pub const CONTACT_POINT: Rgb = Rgb::new(1.0, 0.2, 0.2);
 pub const CONTACT_NORMAL: Rgb = Rgb::new(1.0, 0.85, 0.2);
 /// Colour of bounding boxes.
 pub const AABB: Rgb = Rgb::new(0.3, 0.9, 0.4);
+/// Colour of joints.
+pub const JOINT: Rgb = Rgb::new(0.95, 0.95, 0.95);
 
 /// Overlay geometry in world coordinates (metres).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,6 +53,22 @@ where
                     ));
                 }
             }
+        }
+    }
+    if overlays.joints {
+        for (_, j) in world.joints() {
+            let (Some(a), Some(b)) = (world.body(j.body_a()), world.body(j.body_b())) else {
+                continue;
+            };
+            let pa = a.pose().rotation * j.desc().anchor_a + a.pose().translation.vector;
+            let pb = b.pose().rotation * j.desc().anchor_b + b.pose().translation.vector;
+            // Each body's centre of mass to its anchor, and anchor to anchor (a stretched
+            // joint shows as a gap between the two anchor points).
+            out.lines.push(([a.center_of_mass(), pa], JOINT));
+            out.lines.push(([b.center_of_mass(), pb], JOINT));
+            out.lines.push(([pa, pb], JOINT));
+            out.points.push((pa, JOINT));
+            out.points.push((pb, JOINT));
         }
     }
     if overlays.aabbs {
@@ -178,6 +196,44 @@ mod tests {
     fn contact_overlay_2d_and_3d() {
         resting_ball_has_contact_overlay::<2>();
         resting_ball_has_contact_overlay::<3>();
+    }
+
+    fn pendulum_joint_overlay<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut w = World::<D>::default();
+        let mut x = Vector::<D>::zeros();
+        x[0] = 1.0;
+        let pivot = w.add_body(&BodyDesc::fixed()).unwrap();
+        let ball = ColliderDesc::new(Shape::ball(0.2).unwrap());
+        let bob = w
+            .add_body(&BodyDesc::dynamic().position(x * 2.0).collider(ball))
+            .unwrap();
+        let joint = fathom_world::JointDesc::distance().anchor_b(-x * 0.5);
+        w.add_joint(pivot, bob, &joint).unwrap();
+        let g = overlay_geometry(
+            &w,
+            &Overlays {
+                joints: true,
+                ..Overlays::default()
+            },
+            0.1,
+        );
+        assert_eq!(g.lines.len(), 3);
+        // The anchors: the pivot's origin and 0.5 m from the bob's centre towards it
+        // (poses are exact here: nothing has stepped).
+        let anchors: Vec<Vector<D>> = g.points.iter().map(|(p, _)| *p).collect();
+        assert!(
+            anchors[0].norm() < 1e-6 && (anchors[1] - x * 1.5).norm() < 1e-6,
+            "{anchors:?}"
+        );
+    }
+
+    #[test]
+    fn joint_overlay_2d_and_3d() {
+        pendulum_joint_overlay::<2>();
+        pendulum_joint_overlay::<3>();
     }
 
     #[test]

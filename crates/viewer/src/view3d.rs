@@ -210,12 +210,13 @@ impl View3 {
     }
 }
 
-/// The colour a body is drawn in.
+/// The colour a body is drawn in: the projectile colour for fired balls, else its
+/// palette colour, tinted when it sleeps and the sleep overlay is on.
 pub(crate) fn body_color<const D: usize>(
     world: &fathom_world::World<D>,
     body: BodyHandle,
     fired: &[BodyHandle],
-    _overlays: &Overlays,
+    overlays: &Overlays,
 ) -> Rgb
 where
     fathom_math::Space<D>: fathom_math::Dim<D>,
@@ -227,8 +228,16 @@ where
         .body(body)
         .map(|b| b.kind())
         .unwrap_or(BodyKind::Static);
-    palette::body_color(body.0.index as usize, kind)
+    let base = palette::body_color(body.0.index as usize, kind);
+    if overlays.sleep && world.is_sleeping(body) {
+        base.mix(palette::SLEEP_TINT, SLEEP_TINT_AMOUNT)
+    } else {
+        base
+    }
 }
+
+/// How far a sleeping body's colour moves towards [`palette::SLEEP_TINT`].
+const SLEEP_TINT_AMOUNT: f32 = 0.65;
 
 fn add_lights(root: &mut SceneNode3d, bounds: &Aabb<3>) {
     let r = bounds.radius().max(1.0);

@@ -6,8 +6,8 @@
 //! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
 //! measurement is of a scene in contact, then each criterion iteration is one more step, within
 //! the same window of steps for both engines (see `bench_steps`).
-//! Sleeping is off in Rapier because Fathom has none yet (otherwise Rapier would measure a pile
-//! at rest as nearly free). Before measuring, the mean height of the dynamic bodies of both
+//! Sleeping is off in both engines, so both do the full work of every step (a pile at rest
+//! would otherwise measure as nearly free, at whatever moment each engine's timer fires). Before measuring, the mean height of the dynamic bodies of both
 //! worlds is printed, to show the two simulate the same scene.
 //! "1 thread" runs inside a one-thread rayon pool; "all cores" inside the default pool (both
 //! engines parallelise with rayon; Rapier has its `parallel` feature on).
@@ -79,7 +79,7 @@ macro_rules! rapier_world {
                     .linear_damping(body.linear_damping)
                     .angular_damping(body.angular_damping)
                     .gravity_scale(body.gravity_scale)
-                    // Fathom has no sleeping yet: Rapier's would make it skip settled bodies.
+                    // Sleeping is off on both sides (see the module docs).
                     .can_sleep(false);
                 let handle = w.bodies.insert(rb);
                 for c in &body.colliders {
@@ -242,7 +242,12 @@ fn fathom_world<const D: usize>(scene: &Scene<D>) -> World<D>
 where
     Space<D>: Dim<D>,
 {
-    scene.build().expect("a valid scene")
+    let mut w = scene.build().expect("a valid scene");
+    let mut settings = w.settings().clone();
+    // Sleeping is off on both sides (see the module docs).
+    settings.sleep.enabled = false;
+    w.set_settings(settings).expect("valid settings");
+    w
 }
 
 fn rapier_step(c: &mut Criterion) {

@@ -282,7 +282,12 @@ where
                 .is_some_and(|b| !self.is_mover(h) && !b.is_dynamic())
         };
         let (wa, wb) = (woken.contains(&ca.body), woken.contains(&cb.body));
-        (wa || wb) && (wa || fixed(ca.body)) && (wb || fixed(cb.body))
+        match (wa, wb) {
+            (true, true) => true,
+            (true, false) => fixed(cb.body),
+            (false, true) => fixed(ca.body),
+            (false, false) => false,
+        }
     }
 
     /// The new contact cache plus the cached pairs of sleeping bodies (which were not

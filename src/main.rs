@@ -36,6 +36,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Open a scene in the viewer (headless run when no display is available).
+    View {
+        /// A scene file, or the name of a shipped scene (default: the first 3D pyramid).
+        scene: Option<String>,
+        /// Step this many frames, render the last one offscreen to this PNG and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Frames to step before the screenshot.
+        #[arg(long, default_value_t = 120)]
+        frames: u32,
+    },
     /// List the shipped scenes.
     Scenes,
     /// Compare SDF collision against parry's triangle meshes on the same shapes.
@@ -69,10 +80,16 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Compare { quick, json, plot }) => compare(quick, json, plot.as_deref()),
-        None => {
-            eprintln!("fathom: running the default scene `{DEFAULT_SCENE}` headless for 300 steps");
-            run(DEFAULT_SCENE, 300, None, false)
-        }
+        Some(Command::View {
+            scene,
+            screenshot,
+            frames,
+        }) => view(
+            scene.as_deref().unwrap_or(DEFAULT_SCENE),
+            screenshot,
+            frames,
+        ),
+        None => view(DEFAULT_SCENE, None, 0),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -80,6 +97,34 @@ fn main() -> ExitCode {
             eprintln!("fathom: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Opens the viewer on `arg`, renders a screenshot, or (without a display)
+/// says so in one line and runs the scene headless instead.
+fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
+    let (name, scene) = load_scene(arg)?;
+    let named = match scene {
+        SceneFile::Scene2D(s) => fathom_viewer::NamedScene::new(name, s),
+        SceneFile::Scene3D(s) => fathom_viewer::NamedScene::new(name, s),
+    };
+    if let Some(path) = screenshot {
+        fathom_viewer::screenshot(&named, frames, &path).map_err(|e| e.to_string())?;
+        println!("wrote {}", path.display());
+        return Ok(());
+    }
+    if let Err(reason) = fathom_viewer::display_available() {
+        eprintln!("fathom: no display ({reason}); running `{arg}` headless for 300 steps instead");
+        return run(arg, 300, None, false);
+    }
+    match fathom_viewer::run_windowed(&[named], 0) {
+        Err(fathom_viewer::ViewerError::NoDisplay(_)) => {
+            eprintln!(
+                "fathom: the window could not open; running `{arg}` headless for 300 steps instead"
+            );
+            run(arg, 300, None, false)
+        }
+        other => other.map_err(|e| e.to_string()),
     }
 }
 

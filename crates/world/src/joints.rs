@@ -27,7 +27,6 @@ use fathom_solver::{
 };
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Addresses a joint in a [`World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -346,8 +345,9 @@ where
     Space<D>: Dim<D>,
 {
     pub(crate) arena: Arena<Joint<D>, JointHandle>,
-    /// Body pairs (lower handle first) with a joint that disables their contacts, and how many.
-    no_contact: BTreeMap<(BodyHandle, BodyHandle), u32>,
+    /// Body pairs (lower handle first), sorted, once per joint that disables their
+    /// contacts (a list rather than a map so that every serde format can write it).
+    no_contact: Vec<(BodyHandle, BodyHandle)>,
     pub(crate) broken: Vec<JointBroken>,
 }
 
@@ -365,10 +365,9 @@ where
 {
     fn insert(&mut self, joint: Joint<D>) -> JointHandle {
         if !joint.desc.collide_connected {
-            *self
-                .no_contact
-                .entry(ordered(joint.body_a, joint.body_b))
-                .or_insert(0) += 1;
+            let key = ordered(joint.body_a, joint.body_b);
+            let at = self.no_contact.partition_point(|p| *p <= key);
+            self.no_contact.insert(at, key);
         }
         self.arena.insert(joint)
     }
@@ -377,11 +376,8 @@ where
         let j = self.arena.remove(h)?;
         if !j.desc.collide_connected {
             let key = ordered(j.body_a, j.body_b);
-            if let Some(n) = self.no_contact.get_mut(&key) {
-                *n -= 1;
-                if *n == 0 {
-                    self.no_contact.remove(&key);
-                }
+            if let Ok(at) = self.no_contact.binary_search(&key) {
+                self.no_contact.remove(at);
             }
         }
         Some(j)
@@ -486,7 +482,8 @@ where
 
     /// True when a joint between the two bodies turns their contacts off.
     pub(crate) fn joint_blocks_contact(&self, a: BodyHandle, b: BodyHandle) -> bool {
-        !self.joints.no_contact.is_empty() && self.joints.no_contact.contains_key(&ordered(a, b))
+        !self.joints.no_contact.is_empty()
+            && self.joints.no_contact.binary_search(&ordered(a, b)).is_ok()
     }
 
     /// Step stage: the solver constraints of the joints whose bodies are both in the

@@ -46,7 +46,9 @@ where
     pub substeps: u32,
     /// The bodies, created in this order (so body `i` gets the `i`-th handle).
     pub bodies: Vec<BodyDesc<D>>,
-    /// Joints between bodies given by their index in `bodies`, created after the bodies.
+    /// Joints between bodies given by their index in `bodies`, created after the bodies
+    /// (left out of the file when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<SceneJoint<D>>,
 }
 

@@ -10,7 +10,10 @@
 //!
 //! Collision groups, sensors and the pair hook filter pairs before stage 3
 //! (`filter.rs`); continuous collision runs after 6a (`ccd_stage.rs`) and
-//! events last (`events.rs`). Islands and sleeping slot in between 3 and 5.
+//! events last (`events.rs`). Sleeping bodies skip stages 1, 3 and 5; islands
+//! touched in stage 3 wake before the solver, joints are solved with the
+//! contacts in stage 5, and islands are rebuilt (and calm ones put to sleep)
+//! at the very end (`islands.rs`, `joints.rs`).
 
 use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;

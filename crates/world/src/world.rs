@@ -329,7 +329,8 @@ where
         }
     }
 
-    /// Removes a body and its colliders; `None` when the handle is stale.
+    /// Removes a body, its colliders and its joints (waking its island); `None` when the
+    /// handle is stale.
     pub fn remove_body(&mut self, h: BodyHandle) -> Option<Body<D>> {
         self.wake(h);
         self.remove_joints_of(h);

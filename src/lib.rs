@@ -20,4 +20,5 @@ pub use fathom_math as math;
 pub use fathom_narrowphase as narrowphase;
 pub use fathom_sdf as sdf;
 pub use fathom_solver as solver;
+pub use fathom_vehicle as vehicle;
 pub use fathom_world as world;

@@ -1,0 +1,2 @@
+//! Fathom's vehicle controller: a chassis rigid body on sphere-cast wheels.
+#![warn(missing_docs)]

@@ -7,7 +7,7 @@
 //! Static bodies are solver bodies too (zero inverse mass, zero velocity):
 //! that keeps every constraint two-sided without special cases.
 
-use fathom_math::{AngVector, AngularInertia, Dim, Real, Rotation, Space, Vector};
+use fathom_math::{is_finite_vec, AngVector, AngularInertia, Dim, Real, Rotation, Space, Vector};
 use serde::{Deserialize, Serialize};
 
 /// How a body moves, as the solver sees it.
@@ -57,6 +57,10 @@ where
     /// Translation of the centre of mass since the start of the step, metres.
     /// Constraints use it to recompute separations every substep without new collision queries.
     pub delta_position: Vector<D>,
+    /// Set by the solver when the body's state stopped being finite during the step: it was
+    /// turned into a static body at rest for the rest of the step (see [`SolverBody::freeze`]),
+    /// and its pose and velocities must not be written back.
+    pub frozen: bool,
 }
 
 impl<const D: usize> SolverBody<D>
@@ -92,6 +96,7 @@ where
             torque: Space::<D>::ang_zero(),
             motion,
             delta_position: Vector::zeros(),
+            frozen: false,
         }
     }
 
@@ -114,6 +119,42 @@ where
         self.linear_velocity += p * self.inv_mass;
         self.angular_velocity +=
             Space::<D>::inertia_apply(&self.inv_inertia, &Space::<D>::cross(r, p));
+    }
+
+    /// True when the centre, rotation, velocities and accumulated motion are all finite.
+    pub fn is_finite(&self) -> bool {
+        let rotation = Space::<D>::rotation_matrix(&self.rotation);
+        is_finite_vec(&self.center)
+            && rotation.iter().all(|x| x.is_finite())
+            && is_finite_vec(&self.linear_velocity)
+            && Space::<D>::ang_is_finite(&self.angular_velocity)
+            && is_finite_vec(&self.delta_position)
+    }
+
+    /// Takes the body out of the rest of the step: static, at rest, infinitely heavy, and
+    /// marked [`SolverBody::frozen`]. Non-finite coordinates are replaced by finite ones (the
+    /// origin, the identity) so constraints touching it stay finite; the caller discards
+    /// the frozen body's result anyway.
+    pub fn freeze(&mut self) {
+        self.frozen = true;
+        self.motion = Motion::Static;
+        self.linear_velocity = Vector::zeros();
+        self.angular_velocity = Space::<D>::ang_zero();
+        self.inv_mass = 0.0;
+        self.inv_inertia_local = Space::<D>::inertia_zero();
+        self.inv_inertia = Space::<D>::inertia_zero();
+        self.force = Vector::zeros();
+        self.torque = Space::<D>::ang_zero();
+        if !(is_finite_vec(&self.center) && is_finite_vec(&self.delta_position)) {
+            self.center = Vector::zeros();
+            self.delta_position = Vector::zeros();
+        }
+        if !Space::<D>::rotation_matrix(&self.rotation)
+            .iter()
+            .all(|x| x.is_finite())
+        {
+            self.rotation = Space::<D>::rotation_from_scaled_axis(&Space::<D>::ang_zero());
+        }
     }
 
     /// Kinetic energy, J: `m v² / 2 + ω·Iω / 2` (zero for bodies of infinite mass).

@@ -25,8 +25,8 @@ pub use joints::{
 };
 pub use softness::Softness;
 pub use solver::{
-    apply_restitution, integrate_positions, integrate_velocities, prepare, solve, step, warm_start,
-    SolverInput, SolverSettings,
+    apply_restitution, freeze_non_finite, integrate_positions, integrate_velocities, prepare,
+    solve, step, warm_start, SolverInput, SolverSettings,
 };
 
 #[cfg(test)]

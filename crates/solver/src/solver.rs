@@ -11,6 +11,12 @@
 //! restitution                (bounce at the approach speed, above a threshold)
 //! ```
 //!
+//! After every stage a guard ([`freeze_non_finite`]) looks at each body: one whose state is
+//! no longer finite (a huge force, a degenerate mass ratio) is frozen on the spot, turned into
+//! a static body at rest, so the next stage's constraints see a finite, immovable body and
+//! the NaN never spreads to the bodies it touches. The caller learns it from
+//! [`SolverBody::frozen`].
+//!
 //! Substepping with a soft bias keeps stacks stable with few iterations: the
 //! bias never injects more energy than the spring it models, and relaxing
 //! after the position update removes the push-out velocity so resting
@@ -42,8 +48,12 @@ pub struct SolverSettings {
     pub max_push_out_speed: Real,
     /// Approach speeds below this do not bounce, m/s.
     pub restitution_threshold: Real,
-    /// Speed cap for any body, m/s.
+    /// Speed cap of the centre of mass of any dynamic body, m/s (world frame). Default 1000
+    /// (a rifle bullet; a body that should go faster needs a larger cap).
     pub max_linear_speed: Real,
+    /// Cap on the angular speed of any dynamic body, rad/s. Default 500 (about 80 turns a
+    /// second). At the default step the per-substep cap below is the tighter one.
+    pub max_angular_speed: Real,
     /// Cap on the rotation of a body in one substep, radians.
     pub max_rotation_per_substep: Real,
 }
@@ -59,6 +69,7 @@ impl Default for SolverSettings {
             max_push_out_speed: 3.0,
             restitution_threshold: 1.0,
             max_linear_speed: 1000.0,
+            max_angular_speed: 500.0,
             max_rotation_per_substep: 0.25 * std::f32::consts::PI,
         }
     }
@@ -114,15 +125,35 @@ where
         contacts,
         constraints,
     } = input;
+    freeze_non_finite(bodies);
     prepare(bodies, contacts, constraints, &ctx);
     for _ in 0..settings.substeps.max(1) {
         integrate_velocities(bodies, &gravity, settings, &ctx);
+        freeze_non_finite(bodies);
         warm_start(bodies, contacts, constraints, &ctx);
         solve(bodies, contacts, constraints, &ctx, true);
+        freeze_non_finite(bodies);
         integrate_positions(bodies, &ctx);
+        freeze_non_finite(bodies);
         solve(bodies, contacts, constraints, &ctx, false);
+        freeze_non_finite(bodies);
     }
     apply_restitution(bodies, contacts, &ctx);
+    freeze_non_finite(bodies);
+}
+
+/// Guard stage: freezes every body whose state is not finite ([`SolverBody::freeze`]).
+/// Returns how many it froze now.
+pub fn freeze_non_finite<const D: usize>(bodies: &mut [SolverBody<D>]) -> usize
+where
+    Space<D>: Dim<D>,
+{
+    let mut frozen = 0;
+    for b in bodies.iter_mut().filter(|b| !b.frozen && !b.is_finite()) {
+        b.freeze();
+        frozen += 1;
+    }
+    frozen
 }
 
 /// Stage: per-step setup of every constraint; resets the bodies' position deltas.
@@ -157,27 +188,37 @@ pub fn integrate_velocities<const D: usize>(
     Space<D>: Dim<D>,
 {
     let h = ctx.h;
-    let max_w = settings.max_rotation_per_substep * ctx.inv_h;
+    let max_w = (settings.max_rotation_per_substep * ctx.inv_h).min(settings.max_angular_speed);
     for b in bodies.iter_mut().filter(|b| b.motion == Motion::Dynamic) {
         let accel = gravity * b.gravity_scale + b.force * b.inv_mass;
         let alpha = Space::<D>::inertia_apply(&b.inv_inertia, &b.torque);
         // Implicit damping: v' = v / (1 + h c) is stable for any rate.
         let v = (b.linear_velocity + accel * h) / (1.0 + h * b.linear_damping);
         let w = (b.angular_velocity + alpha * h) * (1.0 / (1.0 + h * b.angular_damping));
-        b.linear_velocity = cap_norm(v, settings.max_linear_speed);
-        let w_norm = Space::<D>::ang_norm(&w);
-        b.angular_velocity = if w_norm > max_w {
-            w * (max_w / w_norm)
-        } else {
-            w
-        };
+        b.linear_velocity = cap_norm(v, |v| v.norm(), settings.max_linear_speed);
+        b.angular_velocity = cap_norm(w, Space::<D>::ang_norm, max_w);
     }
 }
 
-fn cap_norm<const D: usize>(v: Vector<D>, max: Real) -> Vector<D> {
-    let n = v.norm();
-    if n > max {
-        v * (max / n)
+/// `v` scaled down to norm `max` when its norm is larger. A norm that overflows `f32`
+/// (components above ~1e19) is measured on `v` scaled by 1e-20 instead. An infinite or NaN
+/// `v` is returned as it is (`v * (max / inf)` would be `0 * inf = NaN` anyway) for the
+/// guard after this stage to freeze.
+fn cap_norm<V>(v: V, norm: impl Fn(&V) -> Real, max: Real) -> V
+where
+    V: Copy + std::ops::Mul<Real, Output = V>,
+{
+    let n = norm(&v);
+    if n.is_nan() || n <= max {
+        return v;
+    }
+    if n.is_finite() {
+        return v * (max / n);
+    }
+    let small = v * 1e-20;
+    let n_small = norm(&small);
+    if n_small.is_finite() && n_small > 0.0 {
+        small * (max / n_small)
     } else {
         v
     }

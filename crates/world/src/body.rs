@@ -38,6 +38,9 @@ where
     /// Bullet flag: always swept by continuous collision.
     #[serde(default)]
     pub(crate) ccd: bool,
+    /// Frozen by the step's guard after its state stopped being finite (see `guards.rs`).
+    #[serde(default)]
+    pub(crate) frozen: bool,
 }
 
 impl<const D: usize> Body<D>
@@ -127,6 +130,12 @@ where
     /// True when the body is a bullet (always swept by continuous collision).
     pub fn is_ccd(&self) -> bool {
         self.ccd
+    }
+    /// True when the step froze the body because its state stopped being finite: it holds
+    /// its last finite pose, at rest, and acts as a static body until
+    /// [`crate::World::unfreeze`].
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
     }
 }
 

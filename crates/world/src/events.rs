@@ -1,5 +1,6 @@
 //! Events of a step: contacts that started or stopped, sensors entered or
-//! left, and contact forces above a collider's threshold.
+//! left, contact forces above a collider's threshold, and bodies the runtime
+//! guard froze (`guards.rs`).
 //!
 //! The world keeps the set of touching pairs ([`Touch`], sorted) from one
 //! step to the next, and each step's events are the difference between the
@@ -21,7 +22,7 @@
 //! narrowphase's exact `intersects` (no margin, no hysteresis): entering and
 //! leaving are geometric facts, and no solver jitters a sensor.
 
-use crate::arena::{ColliderHandle, RawHandle};
+use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
 use crate::contacts::PairContacts;
 use crate::world::World;
 use fathom_math::{Dim, Real, Space, Vector};
@@ -100,30 +101,42 @@ pub enum WorldEvent<const D: usize> {
         /// Impulse-weighted contact normal, unit, world frame, from `a` towards `b`.
         direction: Vector<D>,
     },
+    /// The step's guard froze a body whose state stopped being finite (see
+    /// [`crate::Body::is_frozen`]); it keeps its pose from before the step, at rest.
+    BodyFrozen {
+        /// The frozen body.
+        body: BodyHandle,
+    },
 }
 
 impl<const D: usize> WorldEvent<D> {
-    /// The pair this event is about, lower handle first.
-    pub fn pair(&self) -> (ColliderHandle, ColliderHandle) {
+    /// The pair this event is about, lower handle first (`None` for a body event).
+    pub fn pair(&self) -> Option<(ColliderHandle, ColliderHandle)> {
         match *self {
             Self::ContactStarted { a, b }
             | Self::ContactStopped { a, b, .. }
-            | Self::ContactForce { a, b, .. } => (a, b),
+            | Self::ContactForce { a, b, .. } => Some((a, b)),
             Self::SensorEntered { sensor, other } | Self::SensorExited { sensor, other, .. } => {
-                (sensor.min(other), sensor.max(other))
+                Some((sensor.min(other), sensor.max(other)))
             }
+            Self::BodyFrozen { .. } => None,
         }
     }
 
-    /// Sort key: pair, then stop before start before force.
-    fn sort_key(&self) -> (u64, u64, u8) {
-        let (a, b) = self.pair();
+    /// Sort key: body events first (by handle), then by pair, stop before start before force.
+    fn sort_key(&self) -> (u8, u64, u64, u8) {
+        let Some((a, b)) = self.pair() else {
+            let Self::BodyFrozen { body } = self else {
+                unreachable!("only body events have no pair")
+            };
+            return (0, body.0.to_bits(), 0, 0);
+        };
         let rank = match self {
             Self::ContactStopped { .. } | Self::SensorExited { .. } => 0,
             Self::ContactStarted { .. } | Self::SensorEntered { .. } => 1,
-            Self::ContactForce { .. } => 2,
+            _ => 2,
         };
-        (a.0.to_bits(), b.0.to_bits(), rank)
+        (1, a.0.to_bits(), b.0.to_bits(), rank)
     }
 }
 
@@ -154,6 +167,7 @@ where
         now.sort_unstable_by_key(Touch::key);
         let mut events = self.touch_changes(&now);
         events.extend(self.force_events());
+        events.extend(self.frozen_events());
         events.sort_by_key(WorldEvent::sort_key);
         self.touching = now;
         self.events = events;

@@ -205,6 +205,9 @@ where
         let Some(b) = self.bodies.get(h) else {
             return false;
         };
+        if b.frozen {
+            return false;
+        }
         match b.kind {
             BodyKind::Dynamic => !self.sleep.sleeping(h),
             BodyKind::Kinematic => {

@@ -21,6 +21,7 @@ mod desc;
 mod error;
 mod events;
 mod filter;
+mod guards;
 mod islands;
 mod joints;
 pub mod mass;

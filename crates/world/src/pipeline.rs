@@ -9,7 +9,8 @@
 //! 6. poses and velocities written back; the contact cache keeps the impulses.
 //!
 //! Collision groups, sensors and the pair hook filter pairs before stage 3
-//! (`filter.rs`); continuous collision runs after 6a (`ccd_stage.rs`) and
+//! (`filter.rs`); the solver freezes bodies whose state stops being finite and
+//! 6a leaves them out (`guards.rs`); continuous collision runs after 6a (`ccd_stage.rs`) and
 //! events last (`events.rs`). Sleeping bodies skip stages 1, 3 and 5; islands
 //! touched in stage 3 wake before the solver, joints are solved with the
 //! contacts in stage 5, and islands are rebuilt (and calm ones put to sleep)
@@ -220,8 +221,13 @@ where
                 continue;
             }
             index[h.0.index as usize] = out.len();
+            let motion = if b.frozen {
+                fathom_solver::Motion::Static
+            } else {
+                b.kind.motion()
+            };
             let mut sb = SolverBody::new(
-                b.kind.motion(),
+                motion,
                 b.center_of_mass(),
                 b.pose.rotation,
                 b.inv_mass,
@@ -299,12 +305,18 @@ where
 
     /// Stage 6a: poses and velocities back into the bodies; forces are spent.
     /// Sleeping bodies (left out of the solver, `index` = `usize::MAX`) stay as they are.
+    /// A body the solver froze (its state stopped being finite) keeps its pose from before
+    /// the step and is reported (`guards.rs`); nothing of it is written back.
     fn write_back_bodies(&mut self, solved: &[SolverBody<D>], index: &[usize]) {
+        let mut frozen = Vec::new();
         for (h, b) in self.bodies.iter_mut() {
             let Some(sb) = solved.get(index[h.0.index as usize]) else {
                 continue;
             };
-            if b.kind != BodyKind::Static {
+            if sb.frozen && !b.frozen {
+                crate::guards::freeze(b);
+                frozen.push(h);
+            } else if b.kind != BodyKind::Static && !b.frozen {
                 let rotation = sb.rotation;
                 let origin = sb.center - rotation * b.mass.center;
                 b.pose = Pose::<D>::from_parts(origin.into(), rotation);
@@ -314,6 +326,7 @@ where
             b.force = Vector::zeros();
             b.torque = Space::<D>::ang_zero();
         }
+        self.frozen_now = frozen;
     }
 
     /// Stage 6b: the new manifolds with their impulses become the cache.

@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"FTHMSNAP";
-/// The snapshot format version this build writes and reads.
-pub const SNAPSHOT_VERSION: u16 = 1;
+/// The snapshot format version this build writes and reads (2: bodies carry the guard's
+/// frozen flag and solver settings the angular speed cap).
+pub const SNAPSHOT_VERSION: u16 = 2;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.

@@ -62,6 +62,7 @@ impl<const D: usize> WorldSettings<D> {
             ("solver.max_push_out_speed", s.max_push_out_speed),
             ("solver.restitution_threshold", s.restitution_threshold),
             ("solver.max_linear_speed", s.max_linear_speed),
+            ("solver.max_angular_speed", s.max_angular_speed),
             (
                 "solver.max_rotation_per_substep",
                 s.max_rotation_per_substep,
@@ -117,6 +118,10 @@ where
     /// The game's per-pair filter (code, so never serialised).
     #[serde(skip)]
     pub(crate) pair_hook: crate::filter::PairHook,
+    /// Bodies frozen by this step's guard, in handle order (turned into events at the end
+    /// of the step, so never serialised).
+    #[serde(skip)]
+    pub(crate) frozen_now: Vec<BodyHandle>,
 }
 
 /// A 2D world.
@@ -158,6 +163,7 @@ where
             events: Vec::new(),
             touching: Vec::new(),
             pair_hook: crate::filter::PairHook::default(),
+            frozen_now: Vec::new(),
         }
     }
 
@@ -223,6 +229,7 @@ where
             inv_inertia_local: Space::<D>::inertia_zero(),
             colliders: Vec::new(),
             ccd: desc.ccd,
+            frozen: false,
         };
         let handle = self.bodies.insert(body);
         for (c, mass) in desc.colliders.iter().zip(prepared) {

@@ -12,6 +12,8 @@ use fathom_sdf::{Sdf, ShapeKind};
 use crate::mesh_points::MeshPoints;
 use crate::pairs::ball_sdf::BallSdf;
 use crate::pairs::capsule_sdf::CapsuleSdf;
+use crate::pairs::cuboid_cuboid::CuboidCuboid;
+use crate::pairs::halfspace_cuboid::HalfSpaceCuboid;
 use crate::pairs::halfspace_sdf::HalfSpaceSdf;
 use crate::pairs::mesh_sdf::MeshSdf;
 use crate::pairs::sdf_sdf::SdfSdf;
@@ -45,6 +47,8 @@ pub enum KindTag {
     Capsule,
     /// [`ShapeKind::HalfSpace`].
     HalfSpace,
+    /// [`ShapeKind::Cuboid`].
+    Cuboid,
     /// Any other field.
     General,
     /// [`MeshPoints`].
@@ -53,10 +57,11 @@ pub enum KindTag {
 
 impl KindTag {
     /// All kinds, in table order.
-    pub const ALL: [KindTag; 5] = [
+    pub const ALL: [KindTag; 6] = [
         KindTag::Ball,
         KindTag::Capsule,
         KindTag::HalfSpace,
+        KindTag::Cuboid,
         KindTag::General,
         KindTag::MeshPoints,
     ];
@@ -66,6 +71,7 @@ impl KindTag {
             ShapeKind::Ball { .. } => KindTag::Ball,
             ShapeKind::Capsule { .. } => KindTag::Capsule,
             ShapeKind::HalfSpace { .. } => KindTag::HalfSpace,
+            ShapeKind::Cuboid { .. } => KindTag::Cuboid,
             ShapeKind::General => KindTag::General,
         }
     }
@@ -85,6 +91,8 @@ pub(crate) enum Route {
     BallSdf,
     CapsuleSdf,
     HalfSpaceSdf,
+    HalfSpaceCuboid,
+    CuboidCuboid,
     SdfSdf,
     MeshSdf,
     Unsupported,
@@ -94,48 +102,22 @@ use Route as R;
 
 /// `TABLE[a][b]`: the module for A of kind `a` against B of kind `b`, and whether A and B are
 /// swapped to reach its natural order. Balls win over everything (one evaluation), then
-/// capsules (a 1D search), then half-spaces (one field); mesh samples go against any field.
-const TABLE: [[(Route, bool); 5]; 5] = [
-    // B:  Ball               Capsule            HalfSpace          General            MeshPoints
-    [
-        (R::BallSdf, false),
-        (R::BallSdf, false),
-        (R::BallSdf, false),
-        (R::BallSdf, false),
-        (R::MeshSdf, true),
-    ],
-    [
-        (R::BallSdf, true),
-        (R::CapsuleSdf, false),
-        (R::CapsuleSdf, false),
-        (R::CapsuleSdf, false),
-        (R::MeshSdf, true),
-    ],
-    [
-        (R::BallSdf, true),
-        (R::CapsuleSdf, true),
-        (R::Unsupported, false),
-        (R::HalfSpaceSdf, false),
-        (R::MeshSdf, true),
-    ],
-    [
-        (R::BallSdf, true),
-        (R::CapsuleSdf, true),
-        (R::HalfSpaceSdf, true),
-        (R::SdfSdf, false),
-        (R::MeshSdf, true),
-    ],
-    [
-        (R::MeshSdf, false),
-        (R::MeshSdf, false),
-        (R::MeshSdf, false),
-        (R::MeshSdf, false),
-        (R::Unsupported, false),
-    ],
+/// capsules (a 1D search), then half-spaces (one field, or a box's corners); two boxes have
+/// their closed form; mesh samples go against any field. A box against a general field is a
+/// general search (its side of the flip is chosen at run time, by volume).
+#[rustfmt::skip]
+const TABLE: [[(Route, bool); 6]; 6] = [
+    // B: Ball               Capsule                HalfSpace                 Cuboid                     General                MeshPoints
+    [(R::BallSdf, false), (R::BallSdf, false),    (R::BallSdf, false),      (R::BallSdf, false),       (R::BallSdf, false),      (R::MeshSdf, true)],
+    [(R::BallSdf, true),  (R::CapsuleSdf, false), (R::CapsuleSdf, false),   (R::CapsuleSdf, false),    (R::CapsuleSdf, false),   (R::MeshSdf, true)],
+    [(R::BallSdf, true),  (R::CapsuleSdf, true),  (R::Unsupported, false),  (R::HalfSpaceCuboid, false), (R::HalfSpaceSdf, false), (R::MeshSdf, true)],
+    [(R::BallSdf, true),  (R::CapsuleSdf, true),  (R::HalfSpaceCuboid, true), (R::CuboidCuboid, false),  (R::SdfSdf, false),       (R::MeshSdf, true)],
+    [(R::BallSdf, true),  (R::CapsuleSdf, true),  (R::HalfSpaceSdf, true),  (R::SdfSdf, false),        (R::SdfSdf, false),       (R::MeshSdf, true)],
+    [(R::MeshSdf, false), (R::MeshSdf, false),    (R::MeshSdf, false),      (R::MeshSdf, false),       (R::MeshSdf, false),      (R::Unsupported, false)],
 ];
 
 fn index(k: KindTag) -> usize {
-    KindTag::ALL.iter().position(|x| *x == k).unwrap_or(3)
+    KindTag::ALL.iter().position(|x| *x == k).unwrap_or(4)
 }
 
 /// The table's entry for a pair of kinds.
@@ -214,6 +196,42 @@ where
             ),
             _ => return Err(unsupported),
         },
+        (Route::HalfSpaceCuboid, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => {
+            match (s1.kind(), s2.kind()) {
+                (ShapeKind::HalfSpace { normal, offset }, ShapeKind::Cuboid { half_extents }) => {
+                    boxed(
+                        HalfSpaceCuboid {
+                            normal,
+                            offset,
+                            pose_plane: pose_first,
+                            half: half_extents,
+                            pose_box: pose_second,
+                        },
+                        flip,
+                    )
+                }
+                _ => return Err(unsupported),
+            }
+        }
+        (Route::CuboidCuboid, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => {
+            match (s1.kind(), s2.kind()) {
+                (
+                    ShapeKind::Cuboid { half_extents: ha },
+                    ShapeKind::Cuboid { half_extents: hb },
+                ) => boxed(
+                    CuboidCuboid {
+                        half_a: ha,
+                        pose_a: pose_first,
+                        half_b: hb,
+                        pose_b: pose_second,
+                        a: s1,
+                        b: s2,
+                    },
+                    flip,
+                ),
+                _ => return Err(unsupported),
+            }
+        }
         (Route::SdfSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => boxed(
             SdfSdf {
                 a: s1,
@@ -259,7 +277,8 @@ mod tests {
         let ball = Shape::<3>::ball(0.5).unwrap();
         let capsule = Shape::<3>::capsule(0.4, 0.3).unwrap();
         let plane = Shape::<3>::half_space(Vector3::y(), 0.0).unwrap();
-        let general = Shape::<3>::cuboid(Vector3::new(0.4, 0.3, 0.5)).unwrap();
+        let cuboid = Shape::<3>::cuboid(Vector3::new(0.4, 0.3, 0.5)).unwrap();
+        let general = Shape::<3>::rounded_cuboid(Vector3::new(0.3, 0.2, 0.4), 0.1).unwrap();
         let points = MeshPoints::new(
             vec![Vector3::new(0.0, -0.2, 0.0), Vector3::new(0.3, -0.1, 0.0)],
             0.5,
@@ -269,6 +288,7 @@ mod tests {
             ShapeRef::Sdf(&ball),
             ShapeRef::Sdf(&capsule),
             ShapeRef::Sdf(&plane),
+            ShapeRef::Sdf(&cuboid),
             ShapeRef::Sdf(&general),
             ShapeRef::Points(&points),
         ];
@@ -322,7 +342,8 @@ mod tests {
                 let (r, flip) = route(a, b);
                 let (rm, flip_m) = route(b, a);
                 assert_eq!(r, rm, "{a:?} {b:?}");
-                if a != b {
+                // Two general searches pick their order at run time (by volume).
+                if a != b && r != Route::SdfSdf {
                     assert!(flip != flip_m || r == Route::Unsupported, "{a:?} {b:?}");
                 }
             }

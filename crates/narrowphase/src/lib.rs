@@ -40,6 +40,7 @@ mod field;
 mod manifold;
 mod mesh_points;
 mod normal;
+mod obb;
 mod objectives;
 mod options;
 mod pairs;

@@ -313,3 +313,105 @@ fn bar_in_ring_touches_twice() {
         }
     }
 }
+
+/// Two equal boxes stacked face on face and pressed 1 cm into each other: every corner of the
+/// contact reads the overlap, -0.01 (a rim point must not read the side face's zero distance),
+/// and the same ids after a small slide.
+fn equal_boxes_pressed_together<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let h = Space::<D>::vec([0.5, 0.5, 0.5]);
+    let b = Shape::<D>::cuboid(h).unwrap();
+    let below = Pose::<D>::identity();
+    let opts = ContactOptions::default();
+    let mut ids = Vec::new();
+    for dx in [0.0, 0.002] {
+        let above = Space::<D>::pose(Space::<D>::vec([dx, 0.99, 0.0]), [0.0; 3]);
+        let c = contacts(&b, &below, &b, &above, &opts).unwrap();
+        assert_eq!(c.manifolds.len(), 1, "{c:?}");
+        let m = &c.manifolds[0];
+        assert!((m.normal - Space::<D>::vec([0.0, 1.0, 0.0])).norm() < 1e-5);
+        assert_eq!(m.points.len(), if D == 2 { 2 } else { 4 });
+        for p in &m.points {
+            // Exact geometry in f32: the overlap to float round-off.
+            assert!((p.depth + 0.01).abs() < 1e-5, "depth {} in {m:?}", p.depth);
+            let sep = (p.point_b - p.point_a).dot(&m.normal);
+            assert!((sep - p.depth).abs() < 1e-5);
+        }
+        let mut id: Vec<u32> = m.points.iter().map(|p| p.id).collect();
+        id.sort_unstable();
+        ids.push(id);
+    }
+    assert_eq!(ids[0], ids[1], "ids survive a small slide");
+}
+
+#[test]
+fn equal_boxes_pressed_together_2d() {
+    equal_boxes_pressed_together::<2>();
+}
+
+#[test]
+fn equal_boxes_pressed_together_3d() {
+    equal_boxes_pressed_together::<3>();
+}
+
+/// A box overhanging the edge of the box below: the contact is the overlap of the two faces,
+/// clipped at the lower box's side (x = 0.5), not the upper box's corners.
+fn overhanging_box_is_clipped_at_the_edge<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let h = Space::<D>::vec([0.5, 0.5, 0.5]);
+    let b = Shape::<D>::cuboid(h).unwrap();
+    let above = Space::<D>::pose(Space::<D>::vec([0.7, 0.995, 0.0]), [0.0; 3]);
+    let c = contacts(
+        &b,
+        &Pose::<D>::identity(),
+        &b,
+        &above,
+        &ContactOptions::default(),
+    )
+    .unwrap();
+    let m = &c.manifolds[0];
+    let xs: Vec<Real> = m.points.iter().map(|p| p.point_b[0]).collect();
+    // The face overlap spans x in [0.2, 0.5].
+    assert!(xs.iter().any(|x| (x - 0.5).abs() < 1e-5), "{xs:?}");
+    assert!(xs.iter().any(|x| (x - 0.2).abs() < 1e-5), "{xs:?}");
+    assert!(m.points.iter().all(|p| (p.depth + 0.005).abs() < 1e-5));
+}
+
+#[test]
+fn overhanging_box_is_clipped_at_the_edge_2d() {
+    overhanging_box_is_clipped_at_the_edge::<2>();
+}
+
+#[test]
+fn overhanging_box_is_clipped_at_the_edge_3d() {
+    overhanging_box_is_clipped_at_the_edge::<3>();
+}
+
+/// Two 3D boxes crossing edge on edge (each turned 45 degrees about a different axis, so only
+/// an edge of each reaches the other): one point, the edges' closest points, with the analytic
+/// depth.
+#[test]
+fn crossed_edges_meet_at_one_point() {
+    use fathom_math::{Pose3, Vector3};
+    let b = Shape::<3>::cuboid(Vector3::new(0.5, 0.5, 0.5)).unwrap();
+    let q = std::f32::consts::FRAC_PI_4;
+    // Lower box: its top edge along z at height sqrt(2)/2. Upper box: its bottom edge along x.
+    let lower = Pose3::new(Vector3::zeros(), Vector3::new(0.0, 0.0, q));
+    let reach = 0.5 * 2f32.sqrt();
+    let upper = Pose3::new(
+        Vector3::new(0.0, 2.0 * reach - 0.02, 0.0),
+        Vector3::new(q, 0.0, 0.0),
+    );
+    let c = contacts(&b, &lower, &b, &upper, &ContactOptions::default()).unwrap();
+    assert_eq!(c.manifolds.len(), 1, "{c:?}");
+    let m = &c.manifolds[0];
+    assert_eq!(m.points.len(), 1, "{m:?}");
+    assert!((m.normal - Vector3::y()).norm() < 1e-4, "{m:?}");
+    // The edges cross at the origin's vertical, overlapping by 2 cm.
+    assert!((m.points[0].depth + 0.02).abs() < 1e-4, "{m:?}");
+    assert!(m.points[0].point_a.xz().norm() < 1e-4);
+}

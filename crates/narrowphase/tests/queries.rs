@@ -169,7 +169,8 @@ fn budget_is_reported<const D: usize>()
 where
     Space<D>: Dim<D> + Oracle<D>,
 {
-    let a = Shape::<D>::cuboid(Space::<D>::vec([0.5, 0.5, 0.5])).unwrap();
+    // Rounded boxes: a general search (two plain boxes have a closed form and no budget).
+    let a = Shape::<D>::rounded_cuboid(Space::<D>::vec([0.4, 0.4, 0.4]), 0.1).unwrap();
     let pb = Space::<D>::pose(Space::<D>::vec([0.3, 0.8, 0.1]), [0.3, 0.2, 0.1]);
     let opts = ContactOptions {
         max_cells: 12,

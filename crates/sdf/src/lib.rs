@@ -74,6 +74,12 @@ pub enum ShapeKind<const D: usize> {
         /// Plane offset along the normal, metres.
         offset: Real,
     },
+    /// A box centred on the local origin, aligned with the local axes (see [`Cuboid`]):
+    /// boxes meet boxes and planes in closed form (face clipping, vertices).
+    Cuboid {
+        /// Half the size along each local axis, metres.
+        half_extents: Vector<D>,
+    },
     /// Any other field: searched by bound-split.
     General,
 }

@@ -4,6 +4,8 @@
 
 pub(crate) mod ball_sdf;
 pub(crate) mod capsule_sdf;
+pub(crate) mod cuboid_cuboid;
+pub(crate) mod halfspace_cuboid;
 pub(crate) mod halfspace_sdf;
 pub(crate) mod mesh_sdf;
 pub(crate) mod sdf_sdf;

@@ -63,7 +63,8 @@ impl<S: Sdf<D>, const D: usize> Sdf<D> for Rounded<S> {
                 normal,
                 offset: offset + self.radius,
             },
-            ShapeKind::General => ShapeKind::General,
+            // A rounded box is not a box: it is searched as a general field.
+            ShapeKind::Cuboid { .. } | ShapeKind::General => ShapeKind::General,
         }
     }
 }

@@ -166,6 +166,9 @@ impl<S: Sdf<D>, const D: usize> Sdf<D> for Scaled<S> {
                 normal,
                 offset: offset * s,
             },
+            ShapeKind::Cuboid { half_extents } => ShapeKind::Cuboid {
+                half_extents: half_extents * s,
+            },
             ShapeKind::General => ShapeKind::General,
         }
     }

@@ -102,6 +102,11 @@ impl<const D: usize> Sdf<D> for Cuboid<D> {
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         box_distance_gradient(&self.half_extents, p).1
     }
+    fn kind(&self) -> ShapeKind<D> {
+        ShapeKind::Cuboid {
+            half_extents: self.half_extents,
+        }
+    }
 }
 
 /// A box with rounded edges: a cuboid of `half_extents` inflated by `radius`.

@@ -1,0 +1,109 @@
+//! A half-space against a cuboid: the box's corners against the plane, exact.
+//!
+//! A plane is linear and a box is the hull of its corners, so every question has its answer at
+//! a corner: the box is as deep as its lowest corner, as far as its lowest corner, and a box
+//! resting on the ground touches it with the corners of its bottom face. Each corner within the
+//! margin is a contact point, keyed by the corner's index (so its id holds while it rests);
+//! more than 4 (3D) or 2 (2D) are reduced to the deepest set spanning the largest area.
+
+use fathom_math::{Dim, Pose, Real, Space, Vector};
+
+use super::{Ctx, PairQuery};
+use crate::manifold::{reduce, to_world, Candidate};
+use crate::obb::Obb;
+use crate::types::{Deepest, Manifold};
+
+/// The half-space `normal · x <= offset` (A, local frame at `pose_plane`) against a cuboid of
+/// half extents `half` at `pose_box` (B).
+pub(crate) struct HalfSpaceCuboid<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub normal: Vector<D>,
+    pub offset: Real,
+    pub pose_plane: Pose<D>,
+    pub half: Vector<D>,
+    pub pose_box: Pose<D>,
+}
+
+impl<const D: usize> HalfSpaceCuboid<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The plane's unit normal and offset in the world frame.
+    fn world_plane(&self) -> (Vector<D>, Real) {
+        let n = self.pose_plane.transform_vector(&self.normal);
+        (n, self.offset + n.dot(&self.pose_plane.translation.vector))
+    }
+
+    /// Every corner as a candidate: on the box (B), its image on the plane (A), its height.
+    fn corners(&self, ctx: &mut Ctx) -> (Vector<D>, Vec<Candidate<D>>) {
+        ctx.budget.cells += 1;
+        let (n, offset) = self.world_plane();
+        let corners = Obb::new(self.half, &self.pose_box).corners();
+        let candidates = corners
+            .into_iter()
+            .enumerate()
+            .map(|(k, point_b)| {
+                let depth = n.dot(&point_b) - offset;
+                Candidate {
+                    point_a: point_b - n * depth,
+                    point_b,
+                    depth,
+                    key: k as u32,
+                }
+            })
+            .collect();
+        (n, candidates)
+    }
+
+    /// The lowest corner.
+    fn lowest(&self, ctx: &mut Ctx) -> (Vector<D>, Candidate<D>) {
+        let (n, corners) = self.corners(ctx);
+        let low = corners
+            .into_iter()
+            .min_by(|p, q| p.depth.total_cmp(&q.depth))
+            .expect("a box has corners");
+        (n, low)
+    }
+}
+
+impl<const D: usize> PairQuery<D> for HalfSpaceCuboid<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn intersects(&self, ctx: &mut Ctx) -> bool {
+        self.lowest(ctx).1.depth <= 0.0
+    }
+
+    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
+        let (normal, low) = self.lowest(ctx);
+        (low.depth <= 0.0).then_some(Deepest {
+            depth: -low.depth,
+            normal,
+            point_a: low.point_a,
+            point_b: low.point_b,
+        })
+    }
+
+    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
+        let (_, low) = self.lowest(ctx);
+        if low.depth <= 0.0 {
+            let mid = (low.point_a + low.point_b) * 0.5;
+            (0.0, mid, mid)
+        } else {
+            (low.depth, low.point_a, low.point_b)
+        }
+    }
+
+    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+        let margin = ctx.settings.margin;
+        let (n, corners) = self.corners(ctx);
+        let merge = 1e-4 * ctx.settings.size;
+        let kept = reduce(&corners, &n, margin, merge, 0.0, None);
+        if kept.is_empty() {
+            return Vec::new();
+        }
+        vec![to_world(&kept, &n, 0, &Pose::<D>::identity())]
+    }
+}

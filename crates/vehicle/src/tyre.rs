@@ -112,9 +112,11 @@ fn longitudinal(s: &TyreStep, den: Real) -> (Real, Real, bool) {
     let a = s.longitudinal_stiffness / den;
     // 1 / M_u: how fast a force changes the slip speed (wheel plus chassis).
     let inv_mu = s.radius * s.radius / s.inertia + 1.0 / s.mass_long;
+    // Grip bounds the force whatever the slip, so it decides too whether a brake locks.
+    let limit = s.friction * s.load.max(0.0);
     let free = |torque: Real| {
         let u0 = s.omega * s.radius - s.v_long + s.dt * s.radius * torque / s.inertia;
-        let f = a * u0 / (1.0 + s.dt * a * inv_mu);
+        let f = (a * u0 / (1.0 + s.dt * a * inv_mu)).clamp(-limit, limit);
         (f, s.omega + s.dt * (torque - s.radius * f) / s.inertia)
     };
     let (f_unbraked, w_unbraked) = free(s.drive_torque);

@@ -220,4 +220,3 @@ fn fixed_steering_turns_on_the_kinematic_radius() {
     }
     eprintln!("turn radius worst error {:.2}%", worst * 100.0);
 }
-

@@ -7,11 +7,14 @@ use fathom_math::{Dim, Real, Space};
 use fathom_vehicle::{Vehicle, VehicleDesc, VehicleError, VehicleInputs};
 use support::*;
 
+/// Makes one value of a description bad.
+type Spoil<const D: usize> = Box<dyn Fn(&mut VehicleDesc<D>)>;
+
 fn bad_values_are_typed_errors<const D: usize>()
 where
     Space<D>: Dim<D>,
 {
-    let cases: Vec<(&str, Box<dyn Fn(&mut VehicleDesc<D>)>)> = vec![
+    let cases: Vec<(&str, Spoil<D>)> = vec![
         ("wheels[0].radius", Box::new(|d| d.wheels[0].radius = -0.3)),
         (
             "wheels[0].radius",

@@ -22,27 +22,34 @@ pub enum SceneFile {
 impl SceneFile {
     /// Parses scene text and checks every value (the error names the field's path).
     pub fn from_ron_str(text: &str) -> Result<Self, SceneError> {
-        let options = ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
-        let scene: Self = options.from_str(text).map_err(|e| SceneError::Parse {
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+        let scene = Self::parse(text)?;
         scene.validate()?;
         Ok(scene)
     }
 
-    /// Reads and checks a scene file; files it refers to (baked grids) load relative to it.
+    /// Parses scene text without checking values (grid files are not loaded yet).
+    fn parse(text: &str) -> Result<Self, SceneError> {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+        options.from_str(text).map_err(|e| SceneError::Parse {
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+    }
+
+    /// Reads a scene file, loads the files it refers to (baked grids, relative to it), then
+    /// checks every value.
     pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self, SceneError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        let mut scene = Self::from_ron_str(&text)?;
+        let mut scene = Self::parse(&text)?;
         let base = path.parent().unwrap_or_else(|| Path::new("."));
         scene.load_files(base)?;
+        scene.validate()?;
         Ok(scene)
     }
 

@@ -4,6 +4,17 @@
 //! `cargo run --example write_scenes`, and a test checks that the committed
 //! files still match, so the code and the files never drift apart.
 
+mod joints;
+mod motion;
+mod shapes;
+
+pub use joints::{chain_3d, cradle_3d, door_3d, DOOR_LIMIT};
+pub use motion::{
+    bullet_3d, domino_placement, dominoes_3d, galton_2d, BIN_HEIGHT, BULLET_SPEEDS, DOMINOES,
+    DOMINO_HALF, GALTON_BALLS, GALTON_HALF_WIDTH, GALTON_ROWS, WALL_HALF_THICKNESS, WALL_X,
+};
+pub use shapes::{bowl_3d, csg_tower_3d, mesh_3d, MeshAsset, MESH_ASSETS, MESH_RESOLUTION};
+
 use crate::SceneFile;
 use fathom_math::{Dim, Pose3, Real, Space, Vector, Vector2, Vector3};
 use fathom_sdf::Shape3;
@@ -50,6 +61,51 @@ pub const DEMO_SCENES: &[DemoScene] = &[
         name: "nonconvex_3d",
         description: "tori and gears (non-convex SDFs) stacked on a plane (3D)",
         build: nonconvex_3d,
+    },
+    DemoScene {
+        name: "dominoes_3d",
+        description: "24 dominoes on an arc, the first tipped over (3D)",
+        build: || SceneFile::Scene3D(dominoes_3d()),
+    },
+    DemoScene {
+        name: "csg_tower_3d",
+        description: "a tower of CSG shapes: differences, a union, smooth blends (3D)",
+        build: || SceneFile::Scene3D(csg_tower_3d()),
+    },
+    DemoScene {
+        name: "bowl_3d",
+        description: "tori and gears dropped into a bowl made by a CSG difference (3D)",
+        build: || SceneFile::Scene3D(bowl_3d()),
+    },
+    DemoScene {
+        name: "mesh_3d",
+        description: "stars and crosses baked from OBJ meshes into distance grids (3D)",
+        build: || SceneFile::Scene3D(mesh_3d()),
+    },
+    DemoScene {
+        name: "bullet_3d",
+        description: "bullets at up to 300 m/s stopped by a 4 cm wall: continuous collision (3D)",
+        build: || SceneFile::Scene3D(bullet_3d()),
+    },
+    DemoScene {
+        name: "galton_2d",
+        description: "a Galton board: 96 balls fall through round pegs into bins (2D)",
+        build: || SceneFile::Scene2D(galton_2d()),
+    },
+    DemoScene {
+        name: "cradle_3d",
+        description: "a Newton's cradle: five balls on hinges, restitution 1 (3D)",
+        build: || SceneFile::Scene3D(cradle_3d()),
+    },
+    DemoScene {
+        name: "chain_3d",
+        description: "a chain of 16 capsules on ball joints swings down and hangs (3D)",
+        build: || SceneFile::Scene3D(chain_3d()),
+    },
+    DemoScene {
+        name: "door_3d",
+        description: "doors on hinges with limits: one hit by a ball, one opened by a motor (3D)",
+        build: || SceneFile::Scene3D(door_3d()),
     },
 ];
 

@@ -137,12 +137,13 @@ fn galton_board() -> BodyDesc<2> {
         0.0,
         -0.1,
     ));
-    // The funnel: two planks sloping down to a gap of 3 ball diameters at x = 0.
+    // The funnel: two planks sloping down to a gap of about 5 ball diameters at x = 0
+    // (narrower gaps jam: the balls wedge into an arch).
     let plank = cuboid(Vector2::new(1.2, 0.05));
     for side in [-1.0, 1.0] {
-        let slope: Real = 0.5;
-        let x = side * (0.3 + 1.2 * slope.cos());
-        let y = 7.6 + 1.2 * slope.sin();
+        let slope: Real = 0.6;
+        let x = side * (0.5 + 1.2 * slope.cos());
+        let y = 7.4 + 1.2 * slope.sin();
         board = board.collider(placed(plank.clone(), x, y).rotation(side * slope));
     }
     board
@@ -161,7 +162,7 @@ pub fn galton_2d() -> Scene2 {
         bodies.push(
             BodyDesc::dynamic().position(Vector2::new(x, y)).collider(
                 ColliderDesc::new(ball.clone())
-                    .friction(0.1)
+                    .friction(0.05)
                     .restitution(0.3),
             ),
         );

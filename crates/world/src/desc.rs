@@ -50,7 +50,7 @@ where
 /// Describes a body. Defaults: a dynamic body at the origin, at rest, no damping,
 /// gravity scale 1, no colliders.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, bound = "")]
+#[serde(default, deny_unknown_fields, bound = "")]
 pub struct BodyDesc<const D: usize>
 where
     Space<D>: Dim<D>,
@@ -210,7 +210,7 @@ where
 /// Describes a collider. Defaults: a ball of radius 0.5 at the body's origin,
 /// density 1 kg/m³ (kg/m² in 2D), friction 0.6, no restitution, margin 0.02 m.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, bound = "")]
+#[serde(default, deny_unknown_fields, bound = "")]
 pub struct ColliderDesc<const D: usize>
 where
     Space<D>: Dim<D>,

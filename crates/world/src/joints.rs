@@ -44,7 +44,7 @@ impl Handle for JointHandle {
 /// Describes a joint. Defaults: a revolute joint (hinge about z) with both
 /// anchors at the bodies' origins, unbreakable, connected bodies not colliding.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, bound = "")]
+#[serde(default, deny_unknown_fields, bound = "")]
 pub struct JointDesc<const D: usize>
 where
     Space<D>: Dim<D>,

@@ -42,6 +42,13 @@ where
         }
     }
 
+    /// True when the mass, centre and second moment are all finite.
+    pub fn is_finite(&self) -> bool {
+        self.mass.is_finite()
+            && self.center.iter().all(|x| x.is_finite())
+            && self.second_moment.iter().all(|x| x.is_finite())
+    }
+
     /// The angular inertia about the centre of mass, local axes, kg m².
     pub fn inertia(&self) -> AngularInertia<D> {
         Space::<D>::inertia_from_second_moment(&self.second_moment)

@@ -21,7 +21,8 @@
 //! file only says what differs. Malformed text is a [`SceneError::Parse`]
 //! with the line and column; a well-formed file with a bad value is a
 //! [`SceneError::Invalid`] naming the field by its path
-//! (`bodies[3].colliders[0].density`).
+//! (`bodies[3].colliders[0].density`). A misspelt field is a parse error, never
+//! silently ignored.
 
 use crate::desc::BodyDesc;
 use crate::error::WorldError;
@@ -33,7 +34,7 @@ use thiserror::Error;
 
 /// A scene: world parameters and bodies with their colliders.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, bound = "")]
+#[serde(default, deny_unknown_fields, bound = "")]
 pub struct Scene<const D: usize>
 where
     Space<D>: Dim<D>,
@@ -54,7 +55,7 @@ where
 
 /// A joint in a scene: two bodies by index into [`Scene::bodies`] and the descriptor.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "")]
+#[serde(deny_unknown_fields, bound = "")]
 pub struct SceneJoint<const D: usize>
 where
     Space<D>: Dim<D>,

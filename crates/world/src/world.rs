@@ -205,6 +205,17 @@ where
             })
             .collect::<Result<Vec<_>, _>>()?;
         let pose = desc.pose();
+        for (i, c) in desc.colliders.iter().enumerate() {
+            check_collider_box(c, &pose).map_err(|e| e.prefixed(&format!("colliders[{i}]")))?;
+        }
+        let total = desc
+            .colliders
+            .iter()
+            .zip(&prepared)
+            .fold(MassProperties::zero(), |acc, (c, m)| {
+                acc.add(&m.transformed(&c.local_pose()))
+            });
+        check_body_mass(&total, desc.kind)?;
         let body = Body {
             kind: desc.kind,
             pose,
@@ -252,6 +263,9 @@ where
             .kind;
         desc.validate()?;
         let mass = collider_mass(desc, kind)?;
+        let b = self.bodies.get(body).expect("checked above");
+        check_collider_box(desc, &b.pose)?;
+        check_body_mass(&b.mass.add(&mass.transformed(&desc.local_pose())), kind)?;
         let h = self.insert_collider(body, desc, mass);
         self.update_mass(body);
         self.wake(body);
@@ -409,6 +423,16 @@ where
         check_finite_all("pose.translation", pose.translation.vector.iter())?;
         let m = Space::<D>::rotation_matrix(&pose.rotation);
         check_finite_all("pose.rotation", m.iter())?;
+        let b = self.bodies.get(h).ok_or(WorldError::NoSuchBody(h))?;
+        for c in b.colliders.iter().filter_map(|c| self.colliders.get(*c)) {
+            let aabb = crate::pipeline::collider_aabb(&c.shape, &(pose * c.local_pose), c.margin);
+            if !box_is_finite(&aabb) {
+                return Err(WorldError::invalid(
+                    "pose.translation",
+                    "a collider's world box would overflow f32 there",
+                ));
+            }
+        }
         self.body_mut(h)?.pose = pose;
         self.refresh_collider_poses(h);
         self.wake(h);
@@ -568,6 +592,74 @@ where
     }
 }
 
+/// A dynamic body's total mass must invert to finite inverse mass and inertia (a density
+/// of 1e-40 would give 1/m = inf).
+fn check_body_mass<const D: usize>(
+    total: &MassProperties<D>,
+    kind: BodyKind,
+) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    if kind != BodyKind::Dynamic || total.mass <= 0.0 {
+        return Ok(());
+    }
+    let inv = Space::<D>::inertia_inverse(&total.inertia());
+    // Every angular axis is the cross product of two coordinate axes (one pair in 2D).
+    let axis = |i: usize| Vector::<D>::from_fn(|r, _| if r == i { 1.0 } else { 0.0 });
+    let inertia_finite = (0..D).all(|i| {
+        (i + 1..D).all(|j| {
+            let w = Space::<D>::cross(&axis(i), &axis(j));
+            Space::<D>::ang_is_finite(&Space::<D>::inertia_apply(&inv, &w))
+        })
+    });
+    let inverse_finite = (1.0 / total.mass).is_finite() && inertia_finite;
+    if total.is_finite() && inverse_finite {
+        Ok(())
+    } else {
+        Err(WorldError::invalid(
+            "mass",
+            "the body's total mass or inertia (or their inverses) overflow f32",
+        ))
+    }
+}
+
+fn box_is_finite<const D: usize>(aabb: &Aabb<D>) -> bool {
+    aabb.min
+        .iter()
+        .chain(aabb.max.iter())
+        .all(|x| x.is_finite())
+}
+
+/// The collider's world box at the body pose `body`: its shape must hold a point (an
+/// intersection of disjoint parts is empty) and the box must be finite (the broadphase and
+/// every query need finite boxes).
+fn check_collider_box<const D: usize>(
+    desc: &ColliderDesc<D>,
+    body: &Pose<D>,
+) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    use fathom_sdf::Sdf;
+    if desc.shape.bounds().is_empty() {
+        return Err(WorldError::invalid(
+            "shape",
+            "the shape is empty (e.g. an intersection of disjoint parts)",
+        ));
+    }
+    let aabb =
+        crate::pipeline::collider_aabb(&desc.shape, &(body * desc.local_pose()), desc.margin);
+    if box_is_finite(&aabb) && !aabb.is_empty() {
+        Ok(())
+    } else {
+        Err(WorldError::invalid(
+            "shape",
+            format!("the collider's world box overflows f32 ({aabb:?}): too large or too far out"),
+        ))
+    }
+}
+
 /// A collider's mass properties in its own frame, checking that a dynamic body gets finite mass.
 fn collider_mass<const D: usize>(
     desc: &ColliderDesc<D>,
@@ -587,14 +679,21 @@ where
         }
         (None, _) => return Ok(MassProperties::zero()),
     };
-    Ok(match desc.mass {
-        Some(m) if unit.mass > 0.0 => unit.scaled(m / unit.mass),
+    let (field, props) = match desc.mass {
+        Some(m) if unit.mass > 0.0 => ("mass", unit.scaled(m / unit.mass)),
         Some(_) => {
             return Err(WorldError::invalid(
                 "mass",
                 "the shape has no volume to carry a mass",
             ))
         }
-        None => unit.scaled(desc.density),
-    })
+        None => ("density", unit.scaled(desc.density)),
+    };
+    if kind == BodyKind::Dynamic && !props.is_finite() {
+        return Err(WorldError::invalid(
+            field,
+            "the collider's mass or inertia overflows f32 (shape or density too large)",
+        ));
+    }
+    Ok(props)
 }

@@ -85,6 +85,62 @@ where
     }
 }
 
+/// Where the vehicle of a driving scene ended up. Part of the JSON of
+/// `fathom run <driving scene> --json` (under `vehicle`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VehicleReport {
+    /// Speed along the car's forward axis, m/s (negative reversing).
+    pub speed: f32,
+    /// Position of the chassis' origin, world, metres.
+    pub position: [f32; 3],
+    /// Gear in use (0 = first).
+    pub gear: usize,
+    /// Wheels touching the ground.
+    pub wheels_in_contact: usize,
+}
+
+/// A driving scene's run: the world's figures plus the vehicle's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrivingReport {
+    /// The world's figures, as for any scene.
+    #[serde(flatten)]
+    pub run: RunReport,
+    /// The vehicle's.
+    pub vehicle: VehicleReport,
+}
+
+/// Steps a driving scene `steps` times with its scripted inputs (see [`run_scene`]).
+pub fn run_driving(
+    name: &str,
+    scene: &crate::vehicle_scene::DrivingScene,
+    steps: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<DrivingReport, crate::vehicle_scene::DrivingSceneError> {
+    let mut run = scene.build()?;
+    let mut times = Vec::with_capacity(steps as usize);
+    for i in 0..steps {
+        let start = Instant::now();
+        run.step()?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        progress(i + 1);
+    }
+    let chassis = run
+        .world
+        .body(run.vehicle.chassis())
+        .expect("the vehicle's chassis stays in its world");
+    let p = chassis.position();
+    let vehicle = VehicleReport {
+        speed: run.vehicle.forward_speed(&run.world).unwrap_or(0.0),
+        position: [p.x, p.y, p.z],
+        gear: run.vehicle.gear(),
+        wheels_in_contact: run.vehicle.wheels().iter().filter(|w| w.in_contact).count(),
+    };
+    Ok(DrivingReport {
+        run: report(name, &run.world, steps, median(&mut times)),
+        vehicle,
+    })
+}
+
 /// The median of `xs` (0 for none); sorts in place.
 fn median(xs: &mut [f64]) -> f64 {
     if xs.is_empty() {

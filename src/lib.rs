@@ -11,6 +11,7 @@ pub mod compare;
 pub mod demo_scenes;
 pub mod headless;
 mod scene_file;
+pub mod vehicle_scene;
 
 pub use scene_file::SceneFile;
 

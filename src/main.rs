@@ -193,6 +193,9 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, eta {eta}")
             .expect("a valid template"),
     );
+    if let Some(path) = driving_file(arg) {
+        return run_driving(&path, &pool, &bar, steps, json);
+    }
     let report = pool
         .install(|| run_scene(&name, &scene, steps, &mut |i| bar.set_position(i)))
         .map_err(|e| format!("{arg}: {e}"))?;
@@ -204,6 +207,46 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
         );
     } else {
         print_summary(&report);
+    }
+    Ok(())
+}
+
+/// `arg` (a file, or a shipped scene's name) when it is a driving scene file.
+fn driving_file(arg: &str) -> Option<PathBuf> {
+    [PathBuf::from(arg), scenes_dir().join(format!("{arg}.ron"))]
+        .into_iter()
+        .find(|p| p.is_file() && fathom::vehicle_scene::DrivingScene::is_driving_file(p))
+}
+
+/// Runs a driving scene with its scripted inputs; the JSON adds the vehicle's figures.
+fn run_driving(
+    path: &Path,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    steps: u64,
+    json: bool,
+) -> Result<(), String> {
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("driving");
+    let scene = fathom::vehicle_scene::DrivingScene::from_ron_file(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let report = pool
+        .install(|| {
+            fathom::headless::run_driving(name, &scene, steps, &mut |i| bar.set_position(i))
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    bar.finish_and_clear();
+    if json {
+        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print_summary(&report.run);
+        let v = &report.vehicle;
+        println!("vehicle speed    {:.3} m/s (gear {})", v.speed, v.gear + 1);
+        let [x, y, z] = v.position;
+        println!("vehicle position ({x:.3}, {y:.3}, {z:.3}) m");
     }
     Ok(())
 }

@@ -14,12 +14,11 @@
 //! last steps, which [`CastOptions::max_evaluations`] caps (reported as a step cap).
 
 use crate::bound_split::{minimise, Eval, Scratch, Stop};
-use crate::error::{check_vector, Result};
+use crate::error::Result;
 use crate::field::Field;
-use crate::march::{march, Probe, Sample};
+use crate::march::{Probe, Sample};
 use crate::options::CastOptions;
 use crate::result::CastResult;
-use crate::sphere_cast::check_cast;
 use fathom_math::{Aabb, Real, Vector};
 use fathom_sdf::Sdf;
 
@@ -89,15 +88,9 @@ pub fn capsule_cast<const D: usize>(
     max_dist: Real,
     opts: &CastOptions,
 ) -> Result<CastResult<D>> {
-    let dir = check_cast("center", center, dir, radius, max_dist, opts)?;
-    check_vector("half_axis", half_axis)?;
-    let field = Field::new("sdf", sdf)?;
-    march(
-        &field,
-        &mut SegmentProbe::new(*half_axis, radius),
-        center,
-        &dir,
-        max_dist,
-        opts,
-    )
+    let shape = crate::posed::CastShape::Capsule {
+        half_axis: *half_axis,
+        radius,
+    };
+    crate::posed::cast_from("center", sdf, &shape, center, dir, max_dist, opts)
 }

@@ -44,6 +44,28 @@ impl<const D: usize> CastShape<D> {
             Self::Ball { radius } | Self::Capsule { radius, .. } => *radius,
         }
     }
+
+    /// Checks what the radius check does not: a capsule's axis must be finite.
+    fn check(&self) -> Result<()> {
+        match self {
+            Self::Ball { .. } => Ok(()),
+            Self::Capsule { half_axis, .. } => check_vector("half_axis", half_axis).map(|_| ()),
+        }
+    }
+
+    /// The same shape in the local frame of `pose` (a capsule's axis turned back by its rotation).
+    fn in_frame_of(&self, pose: &Pose<D>) -> Self
+    where
+        Space<D>: Dim<D>,
+    {
+        match *self {
+            Self::Capsule { half_axis, radius } => Self::Capsule {
+                half_axis: pose.inverse_transform_vector(&half_axis),
+                radius,
+            },
+            ball => ball,
+        }
+    }
 }
 
 /// Casts `shape` from `origin` along `dir` for at most `max_dist` against `sdf`,
@@ -57,7 +79,22 @@ pub fn cast<const D: usize>(
     max_dist: Real,
     opts: &CastOptions,
 ) -> Result<CastResult<D>> {
-    let dir = check_cast("origin", origin, dir, shape.radius(), max_dist, opts)?;
+    cast_from("origin", sdf, shape, origin, dir, max_dist, opts)
+}
+
+/// [`cast`] with the origin's argument named `origin_field` in errors (a capsule's
+/// origin is its `center`): the one place every local-frame cast is checked and marched.
+pub(crate) fn cast_from<const D: usize>(
+    origin_field: &'static str,
+    sdf: &dyn Sdf<D>,
+    shape: &CastShape<D>,
+    origin: &Vector<D>,
+    dir: &Vector<D>,
+    max_dist: Real,
+    opts: &CastOptions,
+) -> Result<CastResult<D>> {
+    let dir = check_cast(origin_field, origin, dir, shape.radius(), max_dist, opts)?;
+    shape.check()?;
     let field = Field::new("sdf", sdf)?;
     match *shape {
         CastShape::Ball { radius } => march(
@@ -68,17 +105,14 @@ pub fn cast<const D: usize>(
             max_dist,
             opts,
         ),
-        CastShape::Capsule { half_axis, radius } => {
-            check_vector("half_axis", &half_axis)?;
-            march(
-                &field,
-                &mut SegmentProbe::new(half_axis, radius),
-                origin,
-                &dir,
-                max_dist,
-                opts,
-            )
-        }
+        CastShape::Capsule { half_axis, radius } => march(
+            &field,
+            &mut SegmentProbe::new(half_axis, radius),
+            origin,
+            &dir,
+            max_dist,
+            opts,
+        ),
     }
 }
 
@@ -96,22 +130,41 @@ pub fn cast_posed<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
+    cast_posed_from("origin", sdf, pose, shape, origin, dir, max_dist, opts)
+}
+
+/// [`cast_posed`] with the origin's argument named `origin_field` in errors.
+#[allow(clippy::too_many_arguments)]
+fn cast_posed_from<const D: usize>(
+    origin_field: &'static str,
+    sdf: &dyn Sdf<D>,
+    pose: &Pose<D>,
+    shape: &CastShape<D>,
+    origin: &Vector<D>,
+    dir: &Vector<D>,
+    max_dist: Real,
+    opts: &CastOptions,
+) -> Result<CastResult<D>>
+where
+    Space<D>: Dim<D>,
+{
     check_pose("pose", pose)?;
     // Validate in the world frame so errors name what the caller passed.
-    check_cast("origin", origin, dir, shape.radius(), max_dist, opts)?;
+    check_cast(origin_field, origin, dir, shape.radius(), max_dist, opts)?;
+    shape.check()?;
     let local_origin = pose.inverse_transform_point(&(*origin).into()).coords;
     let local_dir = pose.inverse_transform_vector(dir);
-    let local_shape = match *shape {
-        CastShape::Capsule { half_axis, radius } => {
-            check_vector("half_axis", &half_axis)?;
-            CastShape::Capsule {
-                half_axis: pose.inverse_transform_vector(&half_axis),
-                radius,
-            }
-        }
-        ball => ball,
-    };
-    Ok(cast(sdf, &local_shape, &local_origin, &local_dir, max_dist, opts)?.transformed(pose))
+    let local_shape = shape.in_frame_of(pose);
+    let local = cast_from(
+        origin_field,
+        sdf,
+        &local_shape,
+        &local_origin,
+        &local_dir,
+        max_dist,
+        opts,
+    )?;
+    Ok(local.transformed(pose))
 }
 
 /// [`crate::sphere_cast`] against a posed shape; world frame in and out.
@@ -127,15 +180,8 @@ pub fn sphere_cast_posed<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    cast_posed(
-        sdf,
-        pose,
-        &CastShape::Ball { radius },
-        origin,
-        dir,
-        max_dist,
-        opts,
-    )
+    let shape = CastShape::Ball { radius };
+    cast_posed(sdf, pose, &shape, origin, dir, max_dist, opts)
 }
 
 /// [`crate::ray_cast`] against a posed shape; world frame in and out.
@@ -172,12 +218,7 @@ where
         half_axis: *half_axis,
         radius,
     };
-    cast_posed(sdf, pose, &shape, center, dir, max_dist, opts).map_err(|e| match e {
-        CcdError::NonFiniteVector { field: "origin" } => {
-            CcdError::NonFiniteVector { field: "center" }
-        }
-        other => other,
-    })
+    cast_posed_from("center", sdf, pose, &shape, center, dir, max_dist, opts)
 }
 
 /// The earliest contact among candidates.

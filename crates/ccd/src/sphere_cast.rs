@@ -7,7 +7,7 @@
 
 use crate::error::{check_non_negative, check_vector, unit_direction, Result};
 use crate::field::Field;
-use crate::march::{march, Probe, Sample};
+use crate::march::{Probe, Sample};
 use crate::options::CastOptions;
 use crate::result::CastResult;
 use fathom_math::{Real, Vector};
@@ -76,16 +76,8 @@ pub fn sphere_cast<const D: usize>(
     max_dist: Real,
     opts: &CastOptions,
 ) -> Result<CastResult<D>> {
-    let dir = check_cast("origin", origin, dir, radius, max_dist, opts)?;
-    let field = Field::new("sdf", sdf)?;
-    march(
-        &field,
-        &mut BallProbe { radius },
-        origin,
-        &dir,
-        max_dist,
-        opts,
-    )
+    let shape = crate::posed::CastShape::Ball { radius };
+    crate::posed::cast_from("origin", sdf, &shape, origin, dir, max_dist, opts)
 }
 
 /// Casts a ray: a [`sphere_cast`] of radius 0. Local frame, metres.

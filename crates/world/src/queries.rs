@@ -116,6 +116,56 @@ struct Sweep<const D: usize> {
     full: Real,
 }
 
+impl<const D: usize> Sweep<D> {
+    /// A ball of `radius` (0: a ray) swept from `origin` along `dir` for `max_dist`, every
+    /// argument checked (the one place the ray and sphere queries validate them).
+    fn ball(
+        origin: &Vector<D>,
+        radius: Real,
+        dir: &Vector<D>,
+        max_dist: Real,
+    ) -> Result<Self, QueryError> {
+        check_point("origin", origin)?;
+        check_len("radius", radius)?;
+        let dir = check_dir(dir)?;
+        check_len("max_dist", max_dist)?;
+        Ok(Self {
+            shape: CastShape::Ball { radius },
+            origin: *origin,
+            dir,
+            full: max_dist,
+        })
+    }
+}
+
+/// The hit on collider `h` at `distance` along a query of full length `full` metres,
+/// with the contact `point` and the collider's outward `normal` (world frame).
+fn query_hit<const D: usize>(
+    full: Real,
+    (h, c): (ColliderHandle, &Collider<D>),
+    distance: Real,
+    (point, normal): (Vector<D>, Vector<D>),
+    started_inside: bool,
+) -> QueryHit<D>
+where
+    Space<D>: Dim<D>,
+{
+    let fraction = if full > 0.0 {
+        (distance / full).min(1.0)
+    } else {
+        0.0
+    };
+    QueryHit {
+        collider: h,
+        body: c.body,
+        distance,
+        fraction,
+        point,
+        normal,
+        started_inside,
+    }
+}
+
 fn key_handle(k: u64) -> ColliderHandle {
     ColliderHandle(RawHandle::from_bits(k))
 }
@@ -158,43 +208,31 @@ where
             &opts,
         )
         .ok()?;
-        let full = sweep.full;
-        let fraction = |d: Real| if full > 0.0 { (d / full).min(1.0) } else { 0.0 };
-        let hit = |distance, point, normal, started_inside| QueryHit {
-            collider: h,
-            body: c.body,
-            distance,
-            fraction: fraction(distance),
-            point,
-            normal,
-            started_inside,
-        };
         match r {
             CastResult::Hit {
                 distance,
                 point,
                 normal,
                 ..
-            } => Some(hit(distance, point, normal, false)),
-            CastResult::StartedInside { point, normal, .. } => Some(hit(0.0, point, normal, true)),
+            } => Some(query_hit(
+                sweep.full,
+                (h, c),
+                distance,
+                (point, normal),
+                false,
+            )),
+            CastResult::StartedInside { point, normal, .. } => {
+                Some(query_hit(sweep.full, (h, c), 0.0, (point, normal), true))
+            }
             CastResult::Miss { .. } | CastResult::StepCap { .. } => None,
         }
     }
 
-    /// The first hit of a ball of `radius` (0: a ray) swept front to back.
-    fn first_ball_hit(
-        &self,
-        origin: &Vector<D>,
-        radius: Real,
-        dir: &Vector<D>,
-        max_dist: Real,
-        filter: &QueryFilter,
-    ) -> Option<QueryHit<D>> {
-        let sweep = Sweep {
-            shape: CastShape::Ball { radius },
-            origin: *origin,
-            dir: *dir,
-            full: max_dist,
+    /// The first hit of a ball sweep (a ray for radius 0), candidates front to back.
+    fn first_ball_hit(&self, sweep: &Sweep<D>, filter: &QueryFilter) -> Option<QueryHit<D>> {
+        let (origin, dir, max_dist) = (&sweep.origin, &sweep.dir, sweep.full);
+        let CastShape::Ball { radius } = sweep.shape else {
+            unreachable!("ball sweeps only")
         };
         let mut best: Option<QueryHit<D>> = None;
         let mut visit = |k: u64| {
@@ -204,7 +242,7 @@ where
             };
             // Cast only as far as the best hit so far (a tie may still win by handle).
             let limit = best.map_or(max_dist, |b| b.distance);
-            match Self::cast_one(h, c, &sweep, limit) {
+            match Self::cast_one(h, c, sweep, limit) {
                 Some(hit) if better(&hit, &best) => {
                     best = Some(hit);
                     QueryControl::ClipTo(hit.distance)
@@ -234,10 +272,8 @@ where
         max_dist: Real,
         filter: &QueryFilter,
     ) -> Result<Option<QueryHit<D>>, QueryError> {
-        check_point("origin", origin)?;
-        let dir = check_dir(dir)?;
-        check_len("max_dist", max_dist)?;
-        Ok(self.first_ball_hit(origin, 0.0, &dir, max_dist, filter))
+        let sweep = Sweep::ball(origin, 0.0, dir, max_dist)?;
+        Ok(self.first_ball_hit(&sweep, filter))
     }
 
     /// Every collider hit by the ray (each once, at its first contact), nearest first
@@ -249,24 +285,16 @@ where
         max_dist: Real,
         filter: &QueryFilter,
     ) -> Result<Vec<QueryHit<D>>, QueryError> {
-        check_point("origin", origin)?;
-        let dir = check_dir(dir)?;
-        check_len("max_dist", max_dist)?;
+        let sweep = Sweep::ball(origin, 0.0, dir, max_dist)?;
         let keys = if self.broadphase_ready {
             // Arguments are checked above.
-            let hits = self.broadphase.ray_hits(origin, &dir, max_dist);
+            let hits = self.broadphase.ray_hits(origin, &sweep.dir, max_dist);
             hits.unwrap_or_default()
                 .into_iter()
                 .map(|h| h.key)
                 .collect()
         } else {
             self.all_keys()
-        };
-        let sweep = Sweep {
-            shape: CastShape::ray(),
-            origin: *origin,
-            dir,
-            full: max_dist,
         };
         let mut out: Vec<QueryHit<D>> = keys
             .into_iter()
@@ -294,11 +322,8 @@ where
         max_dist: Real,
         filter: &QueryFilter,
     ) -> Result<Option<QueryHit<D>>, QueryError> {
-        check_point("origin", origin)?;
-        check_len("radius", radius)?;
-        let dir = check_dir(dir)?;
-        check_len("max_dist", max_dist)?;
-        Ok(self.first_ball_hit(origin, radius, &dir, max_dist, filter))
+        let sweep = Sweep::ball(origin, radius, dir, max_dist)?;
+        Ok(self.first_ball_hit(&sweep, filter))
     }
 
     /// The first collider hit by `shape`, placed at `pose` (world) and translated along
@@ -325,8 +350,8 @@ where
         let dir = check_dir(dir)?;
         check_len("max_dist", max_dist)?;
         if let ShapeKind::Ball { radius } = shape.kind() {
-            let center = pose.translation.vector;
-            return Ok(self.first_ball_hit(&center, radius, &dir, max_dist, filter));
+            let sweep = Sweep::ball(&pose.translation.vector, radius, &dir, max_dist)?;
+            return Ok(self.first_ball_hit(&sweep, filter));
         }
         let b0 = shape.bounds().transformed(pose);
         let swept = b0.merge(&b0.translated(&(dir * max_dist)));
@@ -370,7 +395,6 @@ where
             &ToiOptions::default(),
         )
         .ok()?;
-        let fraction = |d: Real| if full > 0.0 { (d / full).min(1.0) } else { 0.0 };
         let (distance, point, normal, started_inside) = match r {
             // Speed is 1 m/s, so time is distance. The normal runs from the cast shape
             // to the collider; the collider's outward normal is its opposite.
@@ -383,15 +407,13 @@ where
             ToiResult::Overlapping { point, normal, .. } => (0.0, point, -normal, true),
             ToiResult::NoImpact { .. } | ToiResult::IterationCap { .. } => return None,
         };
-        Some(QueryHit {
-            collider: h,
-            body: c.body,
+        Some(query_hit(
+            full,
+            (h, c),
             distance,
-            fraction: fraction(distance),
-            point,
-            normal,
+            (point, normal),
             started_inside,
-        })
+        ))
     }
 
     /// Broadphase keys whose box meets `aabb` (every key without a broadphase), sorted.

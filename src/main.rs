@@ -173,7 +173,6 @@ fn load_scene(arg: &str) -> Result<(String, SceneFile), String> {
 }
 
 fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), String> {
-    let (name, scene) = load_scene(arg)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(k) = threads {
         if k == 0 {
@@ -196,6 +195,7 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
     if let Some(path) = driving_file(arg) {
         return run_driving(&path, &pool, &bar, steps, json);
     }
+    let (name, scene) = load_scene(arg)?;
     let report = pool
         .install(|| run_scene(&name, &scene, steps, &mut |i| bar.set_position(i)))
         .map_err(|e| format!("{arg}: {e}"))?;

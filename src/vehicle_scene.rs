@@ -210,30 +210,35 @@ fn dynamic(position: Vector3, rotation: Vector3, shape: Shape<3>, mass: Real) ->
         .collider(ColliderDesc::new(shape).mass(mass).friction(0.6))
 }
 
-/// Ground: a 400 m slab whose top is y = 0.
+/// Ground: an 800 m slab whose top is y = 0.
 fn ground() -> BodyDesc<3> {
     fixed(
         v(0.0, -1.0, 0.0),
         v(0.0, 0.0, 0.0),
-        Shape::cuboid(v(200.0, 1.0, 200.0)).expect("valid"),
+        Shape::cuboid(v(400.0, 1.0, 400.0)).expect("valid"),
     )
 }
 
 /// Smooth hills: sunk balls blended into a flat patch (top y = 0), so the hills
-/// rise out of the ground without a crease. Centred at x = 110.
+/// rise out of the ground without a crease. Centred at x = 150, past
+/// the ramp's landing.
 fn hills() -> BodyDesc<3> {
-    let patch = Shape::cuboid(v(25.0, 1.0, 20.0)).expect("valid");
+    // The patch reaches well past the balls' buried parts: a blend near its edges
+    // would raise a ridge along them.
+    let patch = Shape::cuboid(v(55.0, 1.0, 55.0)).expect("valid");
     let hill = |x: Real, z: Real, r: Real, h: Real| {
         Shape::ball(r)
             .and_then(|b| b.transformed(pose(v(x, h - r + 1.0, z))))
             .expect("valid")
     };
+    // Wide, low balls: the slopes stay under about 20 degrees, so the car drives
+    // over them on its wheels without its chassis touching.
     let shape = patch
-        .smooth_union(hill(-10.0, 0.0, 14.0, 2.5), 4.0)
-        .and_then(|s| s.smooth_union(hill(6.0, 5.0, 12.0, 2.0), 4.0))
-        .and_then(|s| s.smooth_union(hill(14.0, -6.0, 10.0, 1.5), 3.0))
+        .smooth_union(hill(-25.0, 0.0, 40.0, 2.0), 6.0)
+        .and_then(|s| s.smooth_union(hill(-5.0, 6.0, 30.0, 1.5), 6.0))
+        .and_then(|s| s.smooth_union(hill(8.0, -8.0, 25.0, 1.0), 5.0))
         .expect("valid blend radii");
-    fixed(v(110.0, -1.0, 0.0), v(0.0, 0.0, 0.0), shape)
+    fixed(v(150.0, -1.0, 0.0), v(0.0, 0.0, 0.0), shape)
 }
 
 fn pose(t: Vector3) -> fathom_math::Pose<3> {
@@ -279,7 +284,7 @@ fn bumps() -> Vec<BodyDesc<3>> {
         .collect()
 }
 
-/// Boxes, barrels and a small stack beyond the hills.
+/// Boxes and barrels around the ramp's landing, a small stack past the hills.
 fn obstacles() -> Vec<BodyDesc<3>> {
     let zero = v(0.0, 0.0, 0.0);
     let cube = || Shape::cuboid(v(0.5, 0.5, 0.5)).expect("valid");
@@ -294,11 +299,11 @@ fn obstacles() -> Vec<BodyDesc<3>> {
         ));
         out.push(dynamic(v(75.0, 0.45, z * 0.5), zero, barrel(), 60.0));
     }
-    // A 3-2-1 stack of boxes across the track at x = 150.
+    // A 3-2-1 stack of boxes across the track at x = 225, past the hills.
     for (row, count) in [3, 2, 1].into_iter().enumerate() {
         for k in 0..count {
             let z = (k as Real - (count as Real - 1.0) / 2.0) * 1.05;
-            out.push(dynamic(v(150.0, 0.5 + row as Real, z), zero, cube(), 30.0));
+            out.push(dynamic(v(225.0, 0.5 + row as Real, z), zero, cube(), 30.0));
         }
     }
     out
@@ -333,8 +338,8 @@ pub fn driving_scene() -> DrivingScene {
             key(11.0, 0.4, 0.0, 0.08, false),
             key(12.0, 0.4, 0.0, -0.08, false),
             key(13.0, 0.6, 0.0, 0.0, false),
-            key(16.0, 0.0, 1.0, 0.0, false),
-            key(18.0, 0.0, 1.0, 0.0, true),
+            key(15.0, 0.0, 1.0, 0.0, false),
+            key(17.0, 0.0, 1.0, 0.0, true),
         ],
     };
     DrivingScene {

@@ -166,7 +166,13 @@ where
     };
     let mut greedy = Params::new(Order::Greedy, s.leaf_radius, s.tol);
     greedy.cap = cap;
-    if let Some(e) = minimise(problem, &low, &greedy, cells, budget) {
+    // The greedy dive can spend its cap under a hole (a torus lying flat: the cells below its
+    // centre look lowest and hold nothing); then the certified order finds the lowest point.
+    let mut certified = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+    certified.cap = 4 * EXTREME_CAP_FACTOR * cap;
+    let lowest = minimise(problem, &low, &greedy, cells, budget)
+        .or_else(|| minimise(problem, &low, &certified, cells, budget));
+    if let Some(e) = lowest {
         cands.push(HalfSpaceSdf::<D>::candidate(
             f,
             plane,

@@ -229,7 +229,7 @@ where
         } => {
             // The march stops within epsilon (1e-3 m) of the surface; f32 sums along a
             // path of up to 10 m add a few ulps.
-            if !(distance >= 0.0 && distance <= max_dist + 1e-3) || !fraction.is_finite() {
+            if !(distance >= 0.0 && distance <= max_dist + 1e-3 && fraction.is_finite()) {
                 return Err(format!("hit distance {distance} outside [0, {max_dist}]"));
             }
             finite_vec("hit center", &center)?;

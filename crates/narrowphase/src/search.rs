@@ -11,9 +11,9 @@
 //! - best-first on the objective's lower bound, which stops as soon as the best cell left
 //!   cannot improve on the answer (bounded objectives such as extremes along a direction cost
 //!   a logarithm of the precision, not an enumeration);
-//! - greedy on the objective at the centre (deepest first), which reaches a good leaf in one
-//!   dive and is capped when the objective is flat (resting contacts), where any point of the
-//!   flat set is as good as another.
+//! - greedy on the objective at the centre plus a penalty for a centre outside the limits
+//!   (deepest first), which reaches a good leaf in one dive and is capped when the objective is
+//!   flat (resting contacts), where any point of the flat set is as good as another.
 //!
 //! A cell is split in two across its longest axis until its radius is at most the leaf radius.
 //! Every cell costs one unit of the query's budget; when it runs out the engine returns its best
@@ -26,6 +26,11 @@ use fathom_math::{Aabb, Real, Vector};
 
 use crate::field::Field;
 use crate::objectives::Objective;
+
+/// Weight of a centre's distance from feasibility in the greedy order. Above 1, so that
+/// stepping away from the feasible set never pays (an objective falls by at most 1 per unit
+/// step), the dive follows the feasible set down instead of the infeasible shadow below it.
+const GREEDY_PENALTY: Real = 2.0;
 
 /// A box of the search space with the fields' values at its centre.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +88,17 @@ impl<'a, const K: usize> Problem<'a, K> {
             lo[i] = f.lower(cell.values[i], &cell.bounds);
         }
         lo
+    }
+
+    /// How far the centre is from meeting the limits, as a distance: each field's excess over
+    /// its limit divided by its Lipschitz constant (a lower bound on the distance from the centre
+    /// to where that field meets its limit), summed; zero for a feasible centre.
+    pub fn excess(&self, cell: &Cell<K>) -> Real {
+        self.fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (cell.values[i] - self.limits[i]).max(0.0) / f.lipschitz().max(1e-6))
+            .sum()
     }
 
     /// True when the centre meets every limit.
@@ -301,7 +317,10 @@ impl<const K: usize, O: Objective<K>> Search<'_, '_, K, O> {
         let key = match self.params.order {
             Order::BreadthFirst => cell.depth as Real,
             Order::BestBound => self.lower_bound(&cell),
-            Order::Greedy => self.objective.value(&cell.centre(), &cell.values),
+            Order::Greedy => {
+                self.objective.value(&cell.centre(), &cell.values)
+                    + GREEDY_PENALTY * self.problem.excess(&cell)
+            }
         };
         // Breadth-first ignores depth on ties (all equal) and keeps insertion order.
         let depth = if self.params.order == Order::BreadthFirst {

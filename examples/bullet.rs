@@ -1,5 +1,5 @@
 //! Bullets at a thin wall: builds the `bullet_3d` scene in code (three small
-//! balls at 150 to 300 m/s, continuous collision on, a 4 cm wall) and prints
+//! balls at 150 to 300 m/s along -x, continuous collision on, a 4 cm wall) and prints
 //! each bullet's x for the first ten steps: none passes the wall.
 //!
 //! `cargo run --release --example bullet`

@@ -61,9 +61,9 @@ pub const WALL_HALF_THICKNESS: Real = 0.02;
 /// times the wall's thickness.
 pub const BULLET_SPEEDS: [Real; 3] = [150.0, 220.0, 300.0];
 
-/// Three bullets (small dense balls with continuous collision on) fired along +x at a
-/// fixed wall 4 cm thick: each is stopped by the wall instead of passing through it.
-/// Body 1 is the wall, 2..=4 the bullets.
+/// Three bullets (small dense balls with continuous collision on) fired along -x at a
+/// fixed wall 4 cm thick: each is stopped by the wall instead of passing through it (on
+/// the side the viewer's camera sees). Body 1 is the wall, 2..=4 the bullets.
 pub fn bullet_3d() -> Scene3 {
     let wall = BodyDesc::fixed()
         .position(Vector3::new(WALL_X, 1.5, 0.0))
@@ -80,8 +80,8 @@ pub fn bullet_3d() -> Scene3 {
         bodies.push(
             BodyDesc::dynamic()
                 .ccd(true)
-                .position(Vector3::new(WALL_X - 6.0, y, z))
-                .linear_velocity(Vector3::new(speed, 0.0, 0.0))
+                .position(Vector3::new(WALL_X + 6.0, y, z))
+                .linear_velocity(Vector3::new(-speed, 0.0, 0.0))
                 .collider(
                     ColliderDesc::new(bullet.clone())
                         .density(11.3)

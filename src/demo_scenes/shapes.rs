@@ -78,7 +78,7 @@ pub fn csg_tower_3d() -> Scene3 {
 
 /// Radius of the bowl's sphere and half its wall's thickness, metres.
 const BOWL_RADIUS: Real = 2.0;
-const BOWL_WALL: Real = 0.06;
+const BOWL_WALL: Real = 0.12;
 
 /// An open bowl: the lower half of a spherical shell (a ball's shell minus a box over
 /// its top half), the sphere's centre at `(0, BOWL_RADIUS, 0)` so the bowl sits on y = 0.

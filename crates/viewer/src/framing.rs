@@ -67,9 +67,9 @@ pub fn clip_box<const D: usize>(bounds: &Aabb<D>) -> Aabb<D> {
 }
 
 /// Direction from the target to the 3D camera's eye: from the front (+z), a little to the
-/// right and above.
+/// right and about 27 degrees above (high enough to see into a bowl or over a pile).
 pub fn view_direction() -> Vector3 {
-    Vector3::new(0.45, 0.35, 1.0).normalize()
+    Vector3::new(0.45, 0.55, 1.0).normalize()
 }
 
 /// The 3D camera's eye and target framing `bounds` for a viewport of `aspect` = width /
@@ -94,6 +94,79 @@ pub fn frame_3d(bounds: &Aabb<3>, aspect: Real) -> (Vector3, Vector3) {
         dist = dist.max(need);
     }
     (at + dir * dist, at)
+}
+
+/// Where the world point `p` lands in a `width` x `height` image (pixels, origin top
+/// left, y down) seen by a perspective camera at `eye` looking at `at`, y up, vertical
+/// field of view [`FOV_Y`]: the projection kiss3d's orbit camera draws with. `None` for a
+/// point not in front of the camera.
+pub fn project_3d(
+    eye: &Vector3,
+    at: &Vector3,
+    p: &Vector3,
+    width: u32,
+    height: u32,
+) -> Option<Vector2> {
+    let forward = (at - eye).normalize();
+    let right = forward.cross(&Vector3::y()).normalize();
+    let up = right.cross(&forward);
+    let d = p - eye;
+    let depth = d.dot(&forward);
+    if depth.is_nan() || depth <= 0.0 {
+        return None;
+    }
+    let (w, h) = (width.max(1) as Real, height.max(1) as Real);
+    let tan_v = (FOV_Y * 0.5).tan();
+    let ndc_x = d.dot(&right) / (depth * tan_v * (w / h));
+    let ndc_y = d.dot(&up) / (depth * tan_v);
+    Some(Vector2::new(
+        0.5 * w * (1.0 + ndc_x),
+        0.5 * h * (1.0 - ndc_y),
+    ))
+}
+
+/// Pixel box (min and max corners, origin top left) of the world box `b` seen by the
+/// camera of [`project_3d`]: the box of its projected corners (corners behind the camera
+/// are left out).
+pub fn project_box_3d(
+    eye: &Vector3,
+    at: &Vector3,
+    b: &Aabb<3>,
+    width: u32,
+    height: u32,
+) -> ([f32; 2], [f32; 2]) {
+    let mut lo = [Real::INFINITY; 2];
+    let mut hi = [Real::NEG_INFINITY; 2];
+    for mask in 0..8 {
+        let c = Vector3::from_fn(|i, _| {
+            if mask >> i & 1 == 1 {
+                b.max[i]
+            } else {
+                b.min[i]
+            }
+        });
+        if let Some(q) = project_3d(eye, at, &c, width, height) {
+            for i in 0..2 {
+                lo[i] = lo[i].min(q[i]);
+                hi[i] = hi[i].max(q[i]);
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// Pixel box (min and max corners, origin top left) of the world box `b` under the 2D
+/// camera of [`frame_2d`] (`center`, `zoom`).
+pub fn project_box_2d(
+    center: &Vector2,
+    zoom: Real,
+    b: &Aabb<2>,
+    width: u32,
+    height: u32,
+) -> ([f32; 2], [f32; 2]) {
+    let p = project_2d(&b.min, center, zoom, width, height);
+    let q = project_2d(&b.max, center, zoom, width, height);
+    ([p.x.min(q.x), p.y.min(q.y)], [p.x.max(q.x), p.y.max(q.y)])
 }
 
 /// The camera's backward, right and up unit vectors for [`view_direction`].
@@ -269,6 +342,35 @@ mod tests {
             "{top} {bottom}"
         );
         assert!((bottom - top - 0.9 * (600.0 - band)).abs() < 1e-2);
+    }
+
+    #[test]
+    fn project_3d_matches_kiss3ds_orbit_camera() {
+        use kiss3d::camera::Camera3d;
+        let (eye, at) = (Vector3::new(3.0, 4.0, 9.0), Vector3::new(0.5, 1.0, -1.0));
+        let camera = kiss3d::camera::OrbitCamera3d::new(
+            glamx::Vec3::new(eye.x, eye.y, eye.z),
+            glamx::Vec3::new(at.x, at.y, at.z),
+        );
+        // A camera that has seen no window assumes an 800 x 600 framebuffer.
+        let size = glamx::Vec2::new(800.0, 600.0);
+        for p in [
+            at,
+            Vector3::new(2.0, 0.0, 1.0),
+            Vector3::new(-3.0, 5.0, -4.0),
+        ] {
+            let ours = project_3d(&eye, &at, &p, 800, 600).unwrap();
+            let theirs = camera.project(glamx::Vec3::new(p.x, p.y, p.z), size);
+            // kiss3d's y runs up from the bottom; ours down from the top. The tolerance is
+            // float rounding through two different matrix paths (a thousandth of a pixel
+            // would do; a hundredth is still far below what a test of pixels can see).
+            assert!((ours.x - theirs.x).abs() < 1e-2, "{ours:?} {theirs:?}");
+            assert!(
+                (ours.y - (600.0 - theirs.y)).abs() < 1e-2,
+                "{ours:?} {theirs:?}"
+            );
+        }
+        assert!(project_3d(&eye, &at, &(eye * 2.0 - at), 800, 600).is_none());
     }
 
     #[test]

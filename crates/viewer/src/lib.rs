@@ -7,14 +7,16 @@
 //! - [`run_windowed`]: a window with one scene at a time, keys to control it
 //!   and to switch scenes (see [`input::HELP`]).
 //! - [`screenshot`] / [`render_offscreen`]: step N frames and render the last
-//!   one offscreen, to a PNG or to images in memory (for tests).
+//!   one offscreen, to a PNG or to images in memory (for tests); [`body_layout`]
+//!   says where each body will be in such a picture, without rendering.
 //! - [`display_available`] / [`probe_adapter`]: whether a window, or at least
 //!   offscreen rendering, is possible here, as typed errors rather than panics.
 //!
 //! The pieces: [`sim`] drives a world from a scene (pause, step, reset, time
 //! scale, fire a ball); [`view2d`] and [`view3d`] keep a kiss3d scene graph in
 //! step with the world, meshing each distinct shape once ([`meshing`]: surface
-//! nets from fathom-sdf in 3D, filled marching squares in 2D, [`fill2d`]);
+//! nets from fathom-sdf in 3D, filled marching squares in 2D, [`fill2d`]) and
+//! drawing it instanced once per collider ([`batches`]);
 //! [`overlay`] computes contact, normal and box overlays once for both
 //! dimensions; [`stage`] puts a simulation and its view behind one interface.
 //!
@@ -23,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod app;
+pub mod batches;
 pub mod demo;
 mod device;
 mod error;
@@ -43,6 +46,6 @@ pub use app::{run_windowed, run_windowed_with, WindowOptions};
 pub use device::{display_available, probe_adapter};
 pub use error::ViewerError;
 pub use offscreen::{
-    render_offscreen, screenshot, screenshot_with, Capture, OffscreenOptions, RgbImage,
+    body_layout, render_offscreen, screenshot, screenshot_with, Capture, OffscreenOptions, RgbImage,
 };
 pub use scenes::{find_scene, load_scene, load_scene_dir, AnyScene, NamedScene};

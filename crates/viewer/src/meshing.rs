@@ -10,11 +10,16 @@
 
 use crate::fill2d::{fill_sdf_2d, FilledShape2};
 use crate::framing::is_unbounded;
-use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector3};
-use fathom_sdf::{Sdf, Shape, Shape2, Shape3};
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector2, Vector3};
+use fathom_sdf::{Sdf, Shape, Shape2, Shape3, ShapeKind};
 
-/// Cells across a 3D shape's largest extent.
+/// Cells across a 3D shape's largest extent, for a shape large in its scene.
 pub const CELLS_ACROSS_3D: Real = 40.0;
+/// Fewest cells across a 3D shape's largest extent, for a shape small in its scene.
+pub const FEWEST_CELLS_ACROSS_3D: Real = 12.0;
+/// Cells across a 3D shape as wide as its whole scene: about one cell per 4 pixels on a
+/// 1280-pixel-wide view of the scene (more would only add triangles too small to see).
+pub const CELLS_PER_SCENE_3D: Real = 250.0;
 /// Cells at least across a 3D shape's smallest extent (so thin walls are not lost).
 pub const MIN_CELLS_ACROSS_3D: Real = 4.0;
 /// Most cells in one 3D mesh's grid (bounds the time to mesh a long thin wall).
@@ -51,15 +56,21 @@ where
     Shape::intersection(vec![shape.clone(), placed]).ok()
 }
 
-/// Meshes a 3D shape (clipped to `clip` when unbounded). `None` when it has no inside
-/// (or cannot be meshed, which is reported on stderr).
-pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>) -> Option<Mesh3> {
+/// Meshes a 3D shape (clipped to `clip` when unbounded) with a level of detail for a
+/// scene of radius `scene_radius` metres ([`detail_3d`]). `None` when it has no inside
+/// (or cannot be meshed, which is reported on stderr). A box is meshed exactly, with its
+/// 12 triangles (surface nets would spend thousands on its flat faces, which a software
+/// rasteriser then draws for every box of a pyramid).
+pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>, scene_radius: Real) -> Option<Mesh3> {
+    if let ShapeKind::Cuboid { half_extents } = shape.kind() {
+        return Some(box_mesh(&half_extents));
+    }
     let target = drawable(shape, clip)?;
     let b = target.bounds();
     if !b.is_valid() {
         return None;
     }
-    let cell = cell_3d(&b.extents());
+    let cell = cell_3d(&b.extents(), detail_3d(b.extents().max(), scene_radius));
     let m = match fathom_sdf::mesh_sdf(&target, cell) {
         Ok(m) => m,
         Err(e) => {
@@ -78,17 +89,77 @@ pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>) -> Option<Mesh3> {
     })
 }
 
-/// The meshing cell (metres) for a box of `extents`: [`CELLS_ACROSS_3D`] across the largest
+/// Cells across a shape of largest extent `extent` in a scene of radius `scene_radius`
+/// (metres): [`CELLS_PER_SCENE_3D`] times the fraction of the scene it spans, between
+/// [`FEWEST_CELLS_ACROSS_3D`] and [`CELLS_ACROSS_3D`]. A thousand pebbles in a pile are
+/// meshed coarser than one boulder (the mesh is drawn once per collider).
+pub fn detail_3d(extent: Real, scene_radius: Real) -> Real {
+    let fraction = extent / (2.0 * scene_radius).max(Real::EPSILON);
+    (CELLS_PER_SCENE_3D * fraction).clamp(FEWEST_CELLS_ACROSS_3D, CELLS_ACROSS_3D)
+}
+
+/// The meshing cell (metres) for a box of `extents`: `cells_across` across the largest
 /// extent, [`MIN_CELLS_ACROSS_3D`] across the smallest, coarsened to stay under
 /// [`MAX_CELLS_3D`] cells.
-pub fn cell_3d(extents: &Vector3) -> Real {
-    let fine = (extents.max() / CELLS_ACROSS_3D).min(extents.min() / MIN_CELLS_ACROSS_3D);
+pub fn cell_3d(extents: &Vector3, cells_across: Real) -> Real {
+    let fine = (extents.max() / cells_across).min(extents.min() / MIN_CELLS_ACROSS_3D);
     let budget = (extents.x * extents.y * extents.z / MAX_CELLS_3D).cbrt();
     fine.max(budget)
 }
 
+/// The 24 corners (4 per face, so each face is lit flat) and 12 triangles of the box of
+/// half extents `h`, counter-clockwise seen from outside.
+pub fn box_mesh(h: &Vector3) -> Mesh3 {
+    let mut mesh = Mesh3::default();
+    for axis in 0..3 {
+        for sign in [-1.0, 1.0] {
+            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+            let base = mesh.vertices.len() as u32;
+            for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                let mut p = Vector3::zeros();
+                p[axis] = sign * h[axis];
+                p[u] = a * h[u];
+                p[v] = b * h[v];
+                mesh.vertices.push(p);
+            }
+            // (u, v, axis) is a right-handed cycle, so the corners above run
+            // counter-clockwise seen from +axis; reversed for the -axis face.
+            if sign > 0.0 {
+                mesh.triangles
+                    .extend([[base, base + 1, base + 2], [base, base + 2, base + 3]]);
+            } else {
+                mesh.triangles
+                    .extend([[base, base + 2, base + 1], [base, base + 3, base + 2]]);
+            }
+        }
+    }
+    mesh
+}
+
+/// The rectangle of half extents `h`: two triangles and its four edges.
+pub fn box_fill(h: &Vector2) -> FilledShape2 {
+    let vertices = vec![
+        Vector2::new(-h.x, -h.y),
+        Vector2::new(h.x, -h.y),
+        Vector2::new(h.x, h.y),
+        Vector2::new(-h.x, h.y),
+    ];
+    let outline = (0..4)
+        .map(|i| [vertices[i], vertices[(i + 1) % 4]])
+        .collect();
+    FilledShape2 {
+        vertices,
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        outline,
+    }
+}
+
 /// Fills a 2D shape (clipped to `clip` when unbounded). `None` when it has no inside.
+/// A box is filled exactly (two triangles).
 pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
+    if let ShapeKind::Cuboid { half_extents } = shape.kind() {
+        return Some(box_fill(&half_extents));
+    }
     let target = drawable(shape, clip)?;
     let b = target.bounds();
     if !b.is_valid() {
@@ -202,15 +273,48 @@ mod tests {
 
     #[test]
     fn thin_walls_get_fine_cells_within_budget() {
-        let c = cell_3d(&Vector3::new(1.0, 1.0, 1.0));
+        let c = cell_3d(&Vector3::new(1.0, 1.0, 1.0), CELLS_ACROSS_3D);
         assert!((c - 1.0 / CELLS_ACROSS_3D).abs() < 1e-7);
         // A 4 m x 4 m x 5 cm wall: 4 cells across its thickness.
         let wall = Vector3::new(4.0, 4.0, 0.05);
-        assert!((cell_3d(&wall) - 0.05 / MIN_CELLS_ACROSS_3D).abs() < 1e-7);
+        assert!((cell_3d(&wall, CELLS_ACROSS_3D) - 0.05 / MIN_CELLS_ACROSS_3D).abs() < 1e-7);
         // A 100 m x 100 m x 1 cm sheet would need 6.4e8 cells: coarsened to the budget.
         let sheet = Vector3::new(100.0, 100.0, 0.01);
-        let c = cell_3d(&sheet);
+        let c = cell_3d(&sheet, CELLS_ACROSS_3D);
         assert!(sheet.x * sheet.y * sheet.z / (c * c * c) <= MAX_CELLS_3D * 1.001);
+    }
+
+    #[test]
+    fn small_shapes_in_big_scenes_get_fewer_cells() {
+        // A 1 m shape in a 1 m scene: full detail; in a 20 m scene (radius 10): 250 / 20.
+        assert_eq!(detail_3d(1.0, 0.5), CELLS_ACROSS_3D);
+        assert!((detail_3d(1.0, 10.0) - 12.5).abs() < 1e-4);
+        assert_eq!(detail_3d(0.1, 100.0), FEWEST_CELLS_ACROSS_3D);
+        assert_eq!(detail_3d(1.0, 0.0), CELLS_ACROSS_3D);
+    }
+
+    #[test]
+    fn boxes_are_meshed_exactly_and_face_out() {
+        let h = Vector3::new(0.5, 0.25, 1.0);
+        let m = mesh_3d(&Shape3::cuboid(h).unwrap(), &Aabb::EMPTY, 1.0).unwrap();
+        assert_eq!((m.vertices.len(), m.triangles.len()), (24, 12));
+        let mut volume = 0.0;
+        for t in &m.triangles {
+            let [a, b, c] = t.map(|i| m.vertices[i as usize]);
+            volume += a.dot(&b.cross(&c)) / 6.0;
+            // Each face's normal points away from the centre (outward winding).
+            let n = (b - a).cross(&(c - a));
+            assert!(n.dot(&((a + b + c) / 3.0)) > 0.0, "{t:?}");
+        }
+        // The divergence theorem gives the box's volume exactly (float rounding only).
+        assert!((volume - 8.0 * h.x * h.y * h.z).abs() < 1e-5, "{volume}");
+        let f = fill_2d(
+            &Shape2::cuboid(Vector2::new(0.5, 0.25)).unwrap(),
+            &Aabb2::EMPTY,
+        )
+        .unwrap();
+        assert!((f.area() - 0.5).abs() < 1e-6);
+        assert_eq!(f.outline.len(), 4);
     }
 
     #[test]

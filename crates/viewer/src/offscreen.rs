@@ -13,9 +13,13 @@
 
 use crate::device::{caught, probe_adapter};
 use crate::error::ViewerError;
+use crate::framing::{frame_2d, frame_3d, project_box_2d, project_box_3d, scene_bounds};
 use crate::input::Overlays;
+use crate::scenes::AnyScene;
 use crate::scenes::NamedScene;
-use crate::stage::{BodyBox, Stage};
+use crate::sim::Simulation;
+use crate::stage::{collect_boxes, BodyBox, Stage};
+use fathom_math::Real;
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface};
 use std::cell::RefCell;
 use std::path::Path;
@@ -38,13 +42,17 @@ pub struct OffscreenOptions {
     pub hud: bool,
     /// Antialias with 4 samples per pixel.
     pub antialias: bool,
+    /// Shadow maps for the sun (3D). On a software rasteriser they cost most of a frame's
+    /// time (seconds for a few hundred bodies).
+    pub shadows: bool,
     /// Frame the camera on the scene as it is at each captured frame; otherwise it keeps
     /// the framing of the initial state (so motion shows as motion in the picture).
     pub reframe: bool,
 }
 
 impl Default for OffscreenOptions {
-    /// 1280 x 720, antialiased, with the status text, no overlays, framing each capture.
+    /// 1280 x 720, antialiased, with shadows and the status text, no overlays, framing each
+    /// capture.
     fn default() -> Self {
         Self {
             width: 1280,
@@ -52,6 +60,7 @@ impl Default for OffscreenOptions {
             overlays: Overlays::default(),
             hud: true,
             antialias: true,
+            shadows: true,
             reframe: true,
         }
     }
@@ -124,6 +133,76 @@ pub fn render_offscreen(
     on_render_thread(move || render_here(&scene, &opts, frames))
 }
 
+/// Where each body (with a bounded shape) appears, and in what colour, in the pictures
+/// [`render_offscreen`] takes of `scene` at each frame number in `frames` (in increasing
+/// order) with `opts`: the same simulation and camera framing, computed without rendering
+/// (no graphics adapter needed). A test can run `fathom view --screenshot` and check its
+/// PNG against this.
+pub fn body_layout(
+    scene: &NamedScene,
+    frames: &[u32],
+    opts: &OffscreenOptions,
+) -> Result<Vec<Vec<BodyBox>>, ViewerError> {
+    opts.validate()?;
+    let mut frames = frames.to_vec();
+    frames.sort_unstable();
+    frames.dedup();
+    let (w, h) = (opts.width, opts.height);
+    match &scene.scene {
+        AnyScene::Two(s) => {
+            let frame = |sim: &Simulation<2>| frame_2d(&scene_bounds(sim.world()), w, h);
+            layouts(
+                Simulation::new(s.clone())?,
+                &frames,
+                opts,
+                frame,
+                |(c, zoom), b| project_box_2d(c, *zoom, b, w, h),
+            )
+        }
+        AnyScene::Three(s) => {
+            let aspect = w as Real / h as Real;
+            let frame = |sim: &Simulation<3>| frame_3d(&scene_bounds(sim.world()), aspect);
+            layouts(
+                Simulation::new(s.clone())?,
+                &frames,
+                opts,
+                frame,
+                |(eye, at), b| project_box_3d(eye, at, b, w, h),
+            )
+        }
+    }
+}
+
+/// [`body_layout`] for one dimension: `frame` says where the camera is for the world as it
+/// is, `project` where a box lands under that camera.
+fn layouts<const D: usize, C>(
+    mut sim: Simulation<D>,
+    frames: &[u32],
+    opts: &OffscreenOptions,
+    frame: impl Fn(&Simulation<D>) -> C,
+    project: impl Fn(&C, &fathom_math::Aabb<D>) -> ([f32; 2], [f32; 2]),
+) -> Result<Vec<Vec<BodyBox>>, ViewerError>
+where
+    fathom_math::Space<D>: fathom_math::Dim<D>,
+{
+    let initial = frame(&sim);
+    let mut taken = 0;
+    let mut out = Vec::with_capacity(frames.len());
+    for &f in frames {
+        sim.step_n(f - taken);
+        taken = f;
+        let reframed;
+        let camera = if opts.reframe {
+            reframed = frame(&sim);
+            &reframed
+        } else {
+            &initial
+        };
+        out.push(collect_boxes(&sim, |b| project(camera, b)));
+    }
+    Ok(out)
+}
+
 /// A job for the render thread.
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -176,6 +255,7 @@ fn render_here(
         ))
     });
     surface.resize(opts.width, opts.height);
+    surface.set_shadows_enabled(opts.shadows);
     surface.set_samples(if opts.antialias {
         NumSamples::Four
     } else {

@@ -217,7 +217,8 @@ pub struct BodyBox {
     pub max: [f32; 2],
 }
 
-fn collect_boxes<const D: usize>(
+/// The pixel box and colour of every body with a bounded shape, by `project`.
+pub(crate) fn collect_boxes<const D: usize>(
     sim: &Simulation<D>,
     project: impl Fn(&Aabb<D>) -> ([f32; 2], [f32; 2]),
 ) -> Vec<BodyBox>
@@ -239,7 +240,7 @@ where
             continue;
         }
         let (min, max) = project(&aabb);
-        let color = crate::view3d::body_color(world, h, sim.fired(), &Overlays::default());
+        let color = crate::batches::body_color(world, h, sim.fired(), &Overlays::default());
         out.push(BodyBox {
             body: h,
             color,

@@ -2,21 +2,20 @@
 //! [`crate::fill2d`]) in its body's colour with a darker outline, posed from
 //! the world each frame, under a pan-and-zoom camera framing the scene.
 
-use crate::framing::{clip_box, frame_2d, project_2d, scene_bounds};
+use crate::batches::{Batches, Instance};
+use crate::framing::{clip_box, frame_2d, project_box_2d, scene_bounds};
 use crate::input::Overlays;
-use crate::meshing::{fill_2d, local_clip, ShapeCache};
+use crate::meshing::{fill_2d, local_clip};
 use crate::overlay::overlay_geometry;
-use crate::palette::{Rgb, BACKGROUND};
-use crate::view3d::body_color;
-use fathom_math::{Aabb, Pose2, Real, Vector2};
-use fathom_world::{BodyHandle, Collider, ColliderHandle, World2};
-use glamx::Vec2;
+use crate::palette::BACKGROUND;
+use fathom_math::{Aabb, Real, Vector2};
+use fathom_world::{BodyHandle, Collider, World2};
+use glamx::{Mat2, Vec2};
 use kiss3d::camera::{Camera2d, PanZoomCamera2d};
 use kiss3d::resource::GpuMesh2d;
-use kiss3d::scene::SceneNode2d;
+use kiss3d::scene::{InstanceData2d, SceneNode2d};
 use kiss3d::window::Window;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Converts a fathom vector to glam.
@@ -27,18 +26,10 @@ pub fn v2(v: &Vector2) -> Vec2 {
 /// How much darker the outline is than the fill.
 const OUTLINE_SHADE: f32 = 0.45;
 
-#[derive(Clone)]
-struct Fill {
-    mesh: Rc<RefCell<GpuMesh2d>>,
-    outline: Rc<Vec<[Vector2; 2]>>,
-}
-
-struct Node {
+/// One distinct shape: its filled kiss3d object and its outline (local frame).
+struct Batch {
     node: SceneNode2d,
-    body: BodyHandle,
-    outline: Rc<Vec<[Vector2; 2]>>,
-    pose: Pose2,
-    color: Option<Rgb>,
+    outline: Vec<[Vector2; 2]>,
 }
 
 /// The kiss3d side of a 2D world.
@@ -47,8 +38,10 @@ pub struct View2 {
     pub root: SceneNode2d,
     /// The camera, framing the scene at creation.
     pub camera: PanZoomCamera2d,
-    nodes: BTreeMap<ColliderHandle, Option<Node>>,
-    fills: ShapeCache<2, Option<Fill>>,
+    batches: Batches<2>,
+    nodes: Vec<Batch>,
+    /// The instances of each batch at the last sync (for the outlines).
+    frame: Vec<Vec<Instance<2>>>,
     clip: Aabb<2>,
     bounds: Aabb<2>,
     framing: (Vector2, Real),
@@ -65,8 +58,9 @@ impl View2 {
         let mut view = Self {
             root: SceneNode2d::empty(),
             camera,
-            nodes: BTreeMap::new(),
-            fills: ShapeCache::new(),
+            batches: Batches::default(),
+            nodes: Vec::new(),
+            frame: Vec::new(),
             clip,
             bounds,
             framing: (center, zoom),
@@ -92,77 +86,34 @@ impl View2 {
 
     /// Distinct shapes filled so far.
     pub fn filled_shapes(&self) -> usize {
-        self.fills.len()
+        self.batches.len()
     }
 
     /// Brings the scene graph up to date with `world` (see `View3::sync`).
     pub fn sync(&mut self, world: &World2, fired: &[BodyHandle], overlays: &Overlays) {
-        let live: BTreeSet<ColliderHandle> = world.colliders().map(|(h, _)| h).collect();
-        self.nodes.retain(|h, n| {
-            let keep = live.contains(h);
-            if !keep {
-                if let Some(n) = n {
-                    n.node.detach();
-                }
-            }
-            keep
+        let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
+        self.frame = self.batches.sync(world, fired, overlays, |c| {
+            make_batch(root, clip, c).map(|b| nodes.push(b)).is_some()
         });
-        for (h, c) in world.colliders() {
-            if !self.nodes.contains_key(&h) {
-                let node = self.make_node(c);
-                self.nodes.insert(h, node);
-            }
-            let Some(Some(n)) = self.nodes.get_mut(&h) else {
-                continue;
-            };
-            n.pose = *c.world_pose();
-            n.node.set_pose(glamx::Pose2::from(n.pose));
-            let color = body_color(world, n.body, fired, overlays);
-            if n.color != Some(color) {
-                n.node.set_color(color.to_kiss());
-                n.color = Some(color);
-            }
+        for (batch, instances) in self.nodes.iter_mut().zip(&self.frame) {
+            let data: Vec<InstanceData2d> = instances.iter().map(instance).collect();
+            batch.node.set_visible(!data.is_empty());
+            batch.node.set_instances(&data);
         }
-    }
-
-    fn make_node(&mut self, c: &Collider<2>) -> Option<Node> {
-        let clip = local_clip(&self.clip, c.world_pose());
-        let shape = c.shape();
-        let fill = self.fills.get_or_insert_with(shape, || {
-            fill_2d(shape, &clip).map(|f| Fill {
-                mesh: Rc::new(RefCell::new(GpuMesh2d::new(
-                    f.vertices.iter().map(v2).collect(),
-                    f.triangles,
-                    None,
-                    false,
-                ))),
-                outline: Rc::new(f.outline),
-            })
-        })?;
-        let node = self.root.add_mesh(fill.mesh, Vec2::ONE);
-        Some(Node {
-            node,
-            body: c.body(),
-            outline: fill.outline,
-            pose: *c.world_pose(),
-            color: None,
-        })
     }
 
     /// Queues the outlines and overlays for this frame.
     pub fn draw_overlays(&self, window: &mut Window, world: &World2, overlays: &Overlays) {
-        for n in self.nodes.values().flatten() {
-            let color = n
-                .color
-                .unwrap_or(BACKGROUND)
-                .mix(BACKGROUND, OUTLINE_SHADE)
-                .to_kiss();
-            for [a, b] in n.outline.iter() {
-                let (a, b) = (
-                    n.pose.rotation * a + n.pose.translation.vector,
-                    n.pose.rotation * b + n.pose.translation.vector,
-                );
-                window.draw_line_2d(v2(&a), v2(&b), color, 1.5);
+        for (batch, instances) in self.nodes.iter().zip(&self.frame) {
+            for i in instances {
+                let color = i.color.mix(BACKGROUND, OUTLINE_SHADE).to_kiss();
+                for [a, b] in &batch.outline {
+                    let (a, b) = (
+                        i.pose.transform_point(&(*a).into()),
+                        i.pose.transform_point(&(*b).into()),
+                    );
+                    window.draw_line_2d(v2(&a.coords), v2(&b.coords), color, 1.5);
+                }
             }
         }
         let g = overlay_geometry(world, overlays, self.bounds.radius() * 0.08);
@@ -188,12 +139,36 @@ impl View2 {
         (Vector2::new(origin.x, origin.y), Vector2::new(dir.x, dir.y))
     }
 
-    /// Pixel box (origin top left) of a world box in the image, under the initial framing.
+    /// Pixel box (origin top left) of a world box in the image, under the framing of the
+    /// last (re)framing (see [`project_box_2d`]).
     pub fn project_box(&self, b: &Aabb<2>) -> ([f32; 2], [f32; 2]) {
         let (c, zoom) = self.framing;
         let (w, h) = self.size;
-        let p = project_2d(&b.min, &c, zoom, w, h);
-        let q = project_2d(&b.max, &c, zoom, w, h);
-        ([p.x.min(q.x), p.y.min(q.y)], [p.x.max(q.x), p.y.max(q.y)])
+        project_box_2d(&c, zoom, b, w, h)
+    }
+}
+
+/// The filled kiss3d object drawing `c`'s shape, or `None` when it has no inside.
+fn make_batch(root: &mut SceneNode2d, clip: &Aabb<2>, c: &Collider<2>) -> Option<Batch> {
+    let f = fill_2d(c.shape(), &local_clip(clip, c.world_pose()))?;
+    let vertices = f.vertices.iter().map(v2).collect();
+    let mesh = GpuMesh2d::new(vertices, f.triangles, None, false);
+    let mut node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec2::ONE);
+    // Instance colours multiply the object's colour: white leaves them as they are.
+    node.set_color(kiss3d::color::WHITE);
+    Some(Batch {
+        node,
+        outline: f.outline,
+    })
+}
+
+/// A collider's instance of its batch: the fill placed by the collider's pose.
+fn instance(i: &Instance<2>) -> InstanceData2d {
+    let c = i.color.to_kiss();
+    InstanceData2d {
+        position: v2(&i.pose.translation.vector),
+        deformation: Mat2::from_angle(i.pose.rotation.angle()),
+        color: [c.r, c.g, c.b, c.a],
+        ..Default::default()
     }
 }

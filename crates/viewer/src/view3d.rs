@@ -6,22 +6,23 @@
 //! has no static collider at all, a floor slab is put under it so the eye has
 //! a reference.
 
-use crate::framing::{clip_box, frame_3d, scene_bounds};
+use crate::batches::{Batches, Instance};
+use crate::framing::{clip_box, frame_3d, project_box_3d, scene_bounds};
 use crate::input::Overlays;
-use crate::meshing::{local_clip, mesh_3d, ShapeCache};
+use crate::meshing::{local_clip, mesh_3d};
 use crate::overlay::overlay_geometry;
-use crate::palette::{self, Rgb};
-use fathom_math::{Aabb, Real, Vector3};
+use crate::palette;
+use fathom_math::{Aabb, Pose3, Real, Vector3};
 use fathom_sdf::{Sdf, ShapeKind};
-use fathom_world::{BodyHandle, BodyKind, Collider, ColliderHandle, World3};
-use glamx::{Pose3, Quat, Vec2, Vec3};
+use fathom_world::{BodyHandle, BodyKind, Collider, World3};
+use glamx::{Mat3, Quat, Vec2, Vec3};
 use kiss3d::camera::{Camera3d, OrbitCamera3d};
 use kiss3d::light::Light;
 use kiss3d::resource::GpuMesh3d;
-use kiss3d::scene::SceneNode3d;
+use kiss3d::scene::{InstanceData3d, SceneNode3d};
 use kiss3d::window::Window;
+use nalgebra::{Translation3, UnitQuaternion};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Thickness of the slab drawn for a half-space, relative to the clip box's size.
@@ -32,10 +33,10 @@ pub fn v3(v: &Vector3) -> Vec3 {
     Vec3::new(v.x, v.y, v.z)
 }
 
-struct Node {
+/// One distinct shape: its kiss3d object, and where its mesh sits in the collider's frame.
+struct Batch {
     node: SceneNode3d,
-    body: BodyHandle,
-    color: Option<Rgb>,
+    local: Pose3,
 }
 
 /// The kiss3d side of a 3D world.
@@ -44,8 +45,8 @@ pub struct View3 {
     pub root: SceneNode3d,
     /// The camera, framing the scene at creation.
     pub camera: OrbitCamera3d,
-    nodes: BTreeMap<ColliderHandle, Option<Node>>,
-    meshes: ShapeCache<3, Option<Rc<RefCell<GpuMesh3d>>>>,
+    batches: Batches<3>,
+    nodes: Vec<Batch>,
     clip: Aabb<3>,
     bounds: Aabb<3>,
 }
@@ -66,8 +67,8 @@ impl View3 {
         let mut view = Self {
             root,
             camera,
-            nodes: BTreeMap::new(),
-            meshes: ShapeCache::new(),
+            batches: Batches::default(),
+            nodes: Vec::new(),
             clip,
             bounds,
         };
@@ -89,77 +90,28 @@ impl View3 {
 
     /// Distinct shapes meshed so far.
     pub fn meshed_shapes(&self) -> usize {
-        self.meshes.len()
+        self.batches.len()
     }
 
-    /// Brings the scene graph up to date with `world`: nodes for new colliders, none for
-    /// removed ones, every pose and colour. `fired` bodies get the projectile colour.
+    /// Brings the scene graph up to date with `world`: a mesh for each new distinct shape,
+    /// and every collider drawn as an instance of its shape's mesh at its pose, in its
+    /// body's colour. `fired` bodies get the projectile colour.
     pub fn sync(&mut self, world: &World3, fired: &[BodyHandle], overlays: &Overlays) {
-        let live: BTreeSet<ColliderHandle> = world.colliders().map(|(h, _)| h).collect();
-        self.nodes.retain(|h, n| {
-            let keep = live.contains(h);
-            if !keep {
-                if let Some(n) = n {
-                    n.node.remove();
-                }
-            }
-            keep
+        let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
+        let radius = self.bounds.radius();
+        let frame = self.batches.sync(world, fired, overlays, |c| {
+            make_batch(root, clip, radius, c)
+                .map(|b| nodes.push(b))
+                .is_some()
         });
-        for (h, c) in world.colliders() {
-            if !self.nodes.contains_key(&h) {
-                let node = self.make_node(c);
-                self.nodes.insert(h, node);
-            }
-            let Some(Some(n)) = self.nodes.get_mut(&h) else {
-                continue;
-            };
-            n.node.set_pose(Pose3::from(*c.world_pose()));
-            let color = body_color(world, n.body, fired, overlays);
-            if n.color != Some(color) {
-                n.node.set_color_recursive(color.to_kiss());
-                n.color = Some(color);
-            }
+        for (batch, instances) in self.nodes.iter_mut().zip(&frame) {
+            let data: Vec<InstanceData3d> = instances
+                .iter()
+                .map(|i| instance(i, &batch.local))
+                .collect();
+            batch.node.set_visible(!data.is_empty());
+            batch.node.set_instances(&data);
         }
-    }
-
-    fn make_node(&mut self, c: &Collider<3>) -> Option<Node> {
-        let shape = c.shape();
-        let node = if let ShapeKind::HalfSpace { normal, offset } = shape.kind() {
-            self.half_space_node(&normal, offset)
-        } else {
-            let clip = local_clip(&self.clip, c.world_pose());
-            let mesh = self.meshes.get_or_insert_with(shape, || {
-                mesh_3d(shape, &clip).map(|m| {
-                    let vertices = m.vertices.iter().map(v3).collect();
-                    Rc::new(RefCell::new(GpuMesh3d::new(
-                        vertices,
-                        m.triangles,
-                        None,
-                        None,
-                        false,
-                    )))
-                })
-            })?;
-            self.root.add_mesh(mesh, Vec3::ONE)
-        };
-        Some(Node {
-            node,
-            body: c.body(),
-            color: None,
-        })
-    }
-
-    /// A wide flat slab whose top face is the plane `normal . p = offset` (local frame).
-    fn half_space_node(&mut self, normal: &Vector3, offset: Real) -> SceneNode3d {
-        let size = self.clip.extents().max();
-        let t = size * SLAB_THICKNESS;
-        let mut group = self.root.add_group();
-        let n = v3(normal).normalize();
-        group
-            .add_cube(size, t, size)
-            .set_rotation(Quat::from_rotation_arc(Vec3::Y, n))
-            .set_position(n * (offset - 0.5 * t));
-        group
     }
 
     /// Queues the overlay lines and points for this frame.
@@ -188,56 +140,59 @@ impl View3 {
     }
 
     /// Pixel box (origin top left) of a world box seen by the camera in a `width` x
-    /// `height` image: the box of its projected corners.
+    /// `height` image: the box of its projected corners (see [`project_box_3d`]).
     pub fn project_box(&self, b: &Aabb<3>, width: u32, height: u32) -> ([f32; 2], [f32; 2]) {
-        let size = Vec2::new(width as f32, height as f32);
-        let mut lo = [f32::INFINITY; 2];
-        let mut hi = [f32::NEG_INFINITY; 2];
-        for mask in 0..8 {
-            let c = Vec3::new(
-                if mask & 1 == 0 { b.min.x } else { b.max.x },
-                if mask & 2 == 0 { b.min.y } else { b.max.y },
-                if mask & 4 == 0 { b.min.z } else { b.max.z },
-            );
-            let p = self.camera.project(c, size);
-            let q = [p.x, height as f32 - p.y];
-            for i in 0..2 {
-                lo[i] = lo[i].min(q[i]);
-                hi[i] = hi[i].max(q[i]);
-            }
-        }
-        (lo, hi)
+        let (eye, at) = (self.camera.eye(), self.camera.at());
+        let eye = Vector3::new(eye.x, eye.y, eye.z);
+        let at = Vector3::new(at.x, at.y, at.z);
+        project_box_3d(&eye, &at, b, width, height)
     }
 }
 
-/// The colour a body is drawn in: the projectile colour for fired balls, else its
-/// palette colour, tinted when it sleeps and the sleep overlay is on.
-pub(crate) fn body_color<const D: usize>(
-    world: &fathom_world::World<D>,
-    body: BodyHandle,
-    fired: &[BodyHandle],
-    overlays: &Overlays,
-) -> Rgb
-where
-    fathom_math::Space<D>: fathom_math::Dim<D>,
-{
-    if fired.contains(&body) {
-        return palette::PROJECTILE;
-    }
-    let kind = world
-        .body(body)
-        .map(|b| b.kind())
-        .unwrap_or(BodyKind::Static);
-    let base = palette::body_color(body.0.index as usize, kind);
-    if overlays.sleep && world.is_sleeping(body) {
-        base.mix(palette::SLEEP_TINT, SLEEP_TINT_AMOUNT)
+/// The kiss3d object drawing `c`'s shape (in the body colour of each instance), meshed
+/// for a scene of radius `scene_radius`, or `None` when the shape has no inside. A
+/// half-space is drawn as a wide flat slab whose top face is its plane.
+fn make_batch(
+    root: &mut SceneNode3d,
+    clip: &Aabb<3>,
+    scene_radius: Real,
+    c: &Collider<3>,
+) -> Option<Batch> {
+    let shape = c.shape();
+    let (mut node, local) = if let ShapeKind::HalfSpace { normal, offset } = shape.kind() {
+        let size = clip.extents().max();
+        let t = size * SLAB_THICKNESS;
+        let n = normal.normalize();
+        let turn = UnitQuaternion::rotation_between(&Vector3::y(), &n).unwrap_or_else(|| {
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f32::consts::PI)
+        });
+        let local = Pose3::from_parts(Translation3::from(n * (offset - 0.5 * t)), turn);
+        (root.add_cube(size, t, size), local)
     } else {
-        base
-    }
+        let m = mesh_3d(shape, &local_clip(clip, c.world_pose()), scene_radius)?;
+        let vertices = m.vertices.iter().map(v3).collect();
+        let mesh = GpuMesh3d::new(vertices, m.triangles, None, None, false);
+        let node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);
+        (node, Pose3::identity())
+    };
+    // Instance colours multiply the object's colour: white leaves them as they are.
+    node.set_color(kiss3d::color::WHITE);
+    Some(Batch { node, local })
 }
 
-/// How far a sleeping body's colour moves towards [`palette::SLEEP_TINT`].
-const SLEEP_TINT_AMOUNT: f32 = 0.65;
+/// A collider's instance of its batch: the mesh placed by the collider's pose after its
+/// place in the collider's frame.
+fn instance(i: &Instance<3>, local: &Pose3) -> InstanceData3d {
+    let pose = i.pose * local;
+    let q = pose.rotation;
+    let rotation = Quat::from_xyzw(q.i, q.j, q.k, q.w);
+    InstanceData3d {
+        position: v3(&pose.translation.vector),
+        deformation: Mat3::from_quat(rotation),
+        color: i.color.to_kiss(),
+        ..Default::default()
+    }
+}
 
 fn add_lights(root: &mut SceneNode3d, bounds: &Aabb<3>) {
     let r = bounds.radius().max(1.0);

@@ -211,19 +211,24 @@ mod tests {
     use super::*;
     use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
 
+    /// Adds a body of one collider of `shape` at `p` (`desc` says static or dynamic).
+    fn place(w: &mut World3, desc: BodyDesc<3>, p: Vector3, shape: Shape<3>) {
+        w.add_body(&desc.position(p).collider(ColliderDesc::new(shape)))
+            .unwrap();
+    }
+
     #[test]
     fn bounds_skip_unbounded_ground() {
         let mut w = World3::default();
         let ground = Shape::half_space(Vector3::y(), 0.0).unwrap();
-        w.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(ground)))
-            .unwrap();
+        place(&mut w, BodyDesc::fixed(), Vector3::zeros(), ground);
         let ball = Shape::ball(0.5).unwrap();
-        w.add_body(
-            &BodyDesc::dynamic()
-                .position(Vector3::new(1.0, 2.0, 0.0))
-                .collider(ColliderDesc::new(ball)),
-        )
-        .unwrap();
+        place(
+            &mut w,
+            BodyDesc::dynamic(),
+            Vector3::new(1.0, 2.0, 0.0),
+            ball,
+        );
         let b = scene_bounds(&w);
         // The ball's exact box: centre (1, 2, 0), half-extent 0.5 (float rounding only).
         assert!((b.center() - Vector3::new(1.0, 2.0, 0.0)).norm() < 1e-5);
@@ -279,26 +284,21 @@ mod tests {
     fn a_big_static_ground_is_not_framed_but_a_container_is() {
         let mut w = World3::default();
         let slab = Shape::cuboid(Vector3::new(50.0, 0.5, 50.0)).unwrap();
-        w.add_body(
-            &BodyDesc::fixed()
-                .position(Vector3::new(0.0, -0.5, 0.0))
-                .collider(ColliderDesc::new(slab)),
-        )
-        .unwrap();
+        place(
+            &mut w,
+            BodyDesc::fixed(),
+            Vector3::new(0.0, -0.5, 0.0),
+            slab,
+        );
         let wall = Shape::cuboid(Vector3::new(0.1, 0.5, 0.8)).unwrap();
-        w.add_body(
-            &BodyDesc::fixed()
-                .position(Vector3::new(2.0, 1.0, 0.0))
-                .collider(ColliderDesc::new(wall)),
-        )
-        .unwrap();
+        place(&mut w, BodyDesc::fixed(), Vector3::new(2.0, 1.0, 0.0), wall);
         let ball = Shape::ball(0.5).unwrap();
-        w.add_body(
-            &BodyDesc::dynamic()
-                .position(Vector3::new(0.0, 1.0, 0.0))
-                .collider(ColliderDesc::new(ball)),
-        )
-        .unwrap();
+        place(
+            &mut w,
+            BodyDesc::dynamic(),
+            Vector3::new(0.0, 1.0, 0.0),
+            ball,
+        );
         let b = scene_bounds(&w);
         // The ball (x in [-0.5, 0.5]) and the wall (radius 0.95, within twice the ball's box
         // radius 0.87; x up to 2.1, y from 0.5, z from -0.8) are framed; the slab (radius 70)

@@ -104,10 +104,7 @@ fn main() -> ExitCode {
 /// says so in one line and runs the scene headless instead.
 fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
     let (name, scene) = load_scene(arg)?;
-    let named = match scene {
-        SceneFile::Scene2D(s) => fathom_viewer::NamedScene::new(name, s),
-        SceneFile::Scene3D(s) => fathom_viewer::NamedScene::new(name, s),
-    };
+    let named = named_scene(name, scene);
     if let Some(path) = screenshot {
         fathom_viewer::screenshot(&named, frames, &path).map_err(|e| e.to_string())?;
         println!("wrote {}", path.display());
@@ -117,7 +114,8 @@ fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), Strin
         eprintln!("fathom: no display ({reason}); running `{arg}` headless for 300 steps instead");
         return run(arg, 300, None, false);
     }
-    match fathom_viewer::run_windowed(&[named], 0) {
+    let (scenes, start) = window_scenes(arg, named)?;
+    match fathom_viewer::run_windowed(&scenes, start) {
         Err(fathom_viewer::ViewerError::NoDisplay(_)) => {
             eprintln!(
                 "fathom: the window could not open; running `{arg}` headless for 300 steps instead"
@@ -125,6 +123,35 @@ fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), Strin
             run(arg, 300, None, false)
         }
         other => other.map_err(|e| e.to_string()),
+    }
+}
+
+/// The scenes the window can switch between (number keys, arrows): every shipped scene,
+/// starting at `arg` when it names one; just `named` for any other scene file.
+fn window_scenes(
+    arg: &str,
+    named: fathom_viewer::NamedScene,
+) -> Result<(Vec<fathom_viewer::NamedScene>, usize), String> {
+    let Some(start) = DEMO_SCENES.iter().position(|d| d.name == arg) else {
+        return Ok((vec![named], 0));
+    };
+    let mut scenes = Vec::with_capacity(DEMO_SCENES.len());
+    for (i, demo) in DEMO_SCENES.iter().enumerate() {
+        if i == start {
+            scenes.push(named.clone());
+            continue;
+        }
+        let (name, scene) = load_scene(demo.name)?;
+        scenes.push(named_scene(name, scene));
+    }
+    Ok((scenes, start))
+}
+
+/// A scene of either dimension as the viewer takes it.
+fn named_scene(name: String, scene: SceneFile) -> fathom_viewer::NamedScene {
+    match scene {
+        SceneFile::Scene2D(s) => fathom_viewer::NamedScene::new(name, s),
+        SceneFile::Scene3D(s) => fathom_viewer::NamedScene::new(name, s),
     }
 }
 

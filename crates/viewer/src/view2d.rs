@@ -25,11 +25,16 @@ pub fn v2(v: &Vector2) -> Vec2 {
 
 /// How much darker the outline is than the fill.
 const OUTLINE_SHADE: f32 = 0.45;
+/// Shapes drawn smaller than this (pixels across) get no outline: on a peg or a pebble
+/// the outline's many short segments look like a star, not an edge.
+const MIN_OUTLINE_PX: Real = 24.0;
 
 /// One distinct shape: its filled kiss3d object and its outline (local frame).
 struct Batch {
     node: SceneNode2d,
     outline: Vec<[Vector2; 2]>,
+    /// Largest extent of the fill, metres.
+    size: Real,
 }
 
 /// The kiss3d side of a 2D world.
@@ -104,7 +109,11 @@ impl View2 {
 
     /// Queues the outlines and overlays for this frame.
     pub fn draw_overlays(&self, window: &mut Window, world: &World2, overlays: &Overlays) {
+        let zoom = self.camera.zoom();
         for (batch, instances) in self.nodes.iter().zip(&self.frame) {
+            if batch.size * zoom < MIN_OUTLINE_PX {
+                continue;
+            }
             for i in instances {
                 let color = i.color.mix(BACKGROUND, OUTLINE_SHADE).to_kiss();
                 for [a, b] in &batch.outline {
@@ -156,9 +165,16 @@ fn make_batch(root: &mut SceneNode2d, clip: &Aabb<2>, c: &Collider<2>) -> Option
     let mut node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec2::ONE);
     // Instance colours multiply the object's colour: white leaves them as they are.
     node.set_color(kiss3d::color::WHITE);
+    let size = f
+        .vertices
+        .iter()
+        .fold(Aabb::EMPTY, |b, v| b.merge(&Aabb::new(*v, *v)))
+        .extents()
+        .max();
     Some(Batch {
         node,
         outline: f.outline,
+        size,
     })
 }
 

@@ -264,6 +264,15 @@ where
                 return Err(bad(format!("collider {h:?} has an invalid box or pose")));
             }
         }
+        self.joints
+            .arena
+            .check_consistent()
+            .map_err(|e| bad(format!("joints: {e}")))?;
+        for (h, j) in self.joints.arena.iter() {
+            if !(self.bodies.contains(j.body_a) && self.bodies.contains(j.body_b)) {
+                return Err(bad(format!("joint {h:?} joins a body that is not live")));
+            }
+        }
         for p in &self.contacts {
             if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
                 return Err(bad(format!("contact pair {:?}-{:?} is stale", p.a, p.b)));

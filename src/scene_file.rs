@@ -6,7 +6,7 @@
 //! `#![enable(unwrap_variant_newtypes)]` so the wrapper needs no doubled
 //! parentheses; the same is accepted without it.
 
-use fathom_world::{Scene2, Scene3, SceneError, WorldError};
+use fathom_world::{Scene2, Scene3, SceneError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -88,28 +88,8 @@ impl SceneFile {
 
     fn load_files(&mut self, base: &Path) -> Result<(), SceneError> {
         match self {
-            Self::Scene2D(s) => load_shape_files(&mut s.bodies, base),
-            Self::Scene3D(s) => load_shape_files(&mut s.bodies, base),
+            Self::Scene2D(s) => s.load_files(base),
+            Self::Scene3D(s) => s.load_files(base),
         }
     }
-}
-
-fn load_shape_files<const D: usize>(
-    bodies: &mut [fathom_world::BodyDesc<D>],
-    base: &Path,
-) -> Result<(), SceneError>
-where
-    fathom_math::Space<D>: fathom_math::Dim<D>,
-{
-    for (i, b) in bodies.iter_mut().enumerate() {
-        for (k, c) in b.colliders.iter_mut().enumerate() {
-            c.shape.load_files(base).map_err(|source| {
-                SceneError::Invalid(WorldError::Shape {
-                    field: format!("bodies[{i}].colliders[{k}].shape"),
-                    source,
-                })
-            })?;
-        }
-    }
-    Ok(())
 }

@@ -21,7 +21,7 @@
 
 use fathom_math::{Real, Vector3};
 use fathom_vehicle::{InputKey, InputTrack, Vehicle3, VehicleDesc, VehicleError, VehicleInputs};
-use fathom_world::{BodyDesc, ColliderDesc, Scene3, SceneError, Shape, World3, WorldError};
+use fathom_world::{BodyDesc, ColliderDesc, Scene3, SceneError, Shape, World3};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
@@ -147,16 +147,7 @@ impl DrivingScene {
         })?;
         let mut scene = Self::from_ron_str(&text)?;
         let base = path.parent().unwrap_or_else(|| Path::new("."));
-        for (i, b) in scene.scene.bodies.iter_mut().enumerate() {
-            for (k, c) in b.colliders.iter_mut().enumerate() {
-                c.shape.load_files(base).map_err(|source| {
-                    SceneError::Invalid(WorldError::Shape {
-                        field: format!("bodies[{i}].colliders[{k}].shape"),
-                        source,
-                    })
-                })?;
-            }
-        }
+        scene.scene.load_files(base)?;
         Ok(scene)
     }
 

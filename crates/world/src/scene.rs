@@ -141,8 +141,14 @@ where
             message: e.to_string(),
         })?;
         let mut scene = Self::from_ron_str(&text)?;
-        let base = path.parent().unwrap_or_else(|| std::path::Path::new("."));
-        for (i, b) in scene.bodies.iter_mut().enumerate() {
+        scene.load_files(path.parent().unwrap_or_else(|| std::path::Path::new(".")))?;
+        Ok(scene)
+    }
+
+    /// Loads the files the scene's shapes refer to (baked grids), relative to `base`; an
+    /// error names the collider's shape by its path in the scene.
+    pub fn load_files(&mut self, base: &std::path::Path) -> Result<(), SceneError> {
+        for (i, b) in self.bodies.iter_mut().enumerate() {
             for (k, c) in b.colliders.iter_mut().enumerate() {
                 c.shape.load_files(base).map_err(|source| {
                     SceneError::Invalid(WorldError::Shape {
@@ -152,7 +158,7 @@ where
                 })?;
             }
         }
-        Ok(scene)
+        Ok(())
     }
 
     /// The scene as pretty RON text.

@@ -21,9 +21,11 @@
 //! **Starting in contact.** A body already touching a surface must still be
 //! free to slide along it. The ball test casts a ball shrunk to the clearance
 //! its centre has at the start (less [`CCD_GAP`]), so it may not get any
-//! deeper than it already is, but may move sideways; time of impact reports an
-//! initial overlap, which is left to the solver (the non-ball case is weaker
-//! there, see the crate's report).
+//! deeper than it already is, but may move sideways. Any other shape that
+//! starts touching (time of impact 0) is swept by its core instead, a ball
+//! inside it ([`CORE_FRACTION`]): clipping the whole shape at time 0 would
+//! freeze a body in place while its velocity kept growing (a plank sliding on
+//! the floor stopped dead, gaining speed it never used).
 //!
 //! All candidates are swept against the *unclipped* motions of the others (in
 //! parallel, gathered in body order), and clips are applied afterwards, so
@@ -47,6 +49,20 @@ pub const CCD_MOTION_FRACTION: Real = 0.5;
 /// Clearance, metres, a swept ball keeps from a surface it starts against (twice the
 /// cast epsilon, so the shrunk ball never starts inside its own cast's tolerance).
 pub const CCD_GAP: Real = 2e-3;
+
+/// The core a body starting in contact is swept with, as a fraction of its origin's
+/// depth inside its shape (`core_impact`).
+pub const CORE_FRACTION: Real = 0.5;
+
+/// What time of impact says about one pair over the step.
+enum Toi {
+    /// First contact at this fraction of the step, after its start.
+    At(Real),
+    /// Touching or overlapping at the start: a contact the solver already holds.
+    AtStart,
+    /// No contact during the step.
+    Never,
+}
 
 /// A body's motion over the step: start and end poses of its origin.
 #[derive(Clone, Copy)]
@@ -242,7 +258,34 @@ where
                 return self.ball_impact(radius, c, sweep, co, other_sweep.as_ref());
             }
         }
-        self.toi_impact(c, sweep, co, other_sweep.as_ref())
+        match self.toi_impact(c, sweep, co, other_sweep.as_ref()) {
+            Toi::At(f) => Some(f),
+            Toi::Never => None,
+            Toi::AtStart => self.core_impact(c, sweep, co, other_sweep.as_ref()),
+        }
+    }
+
+    /// A body that starts touching `co` (time of impact 0) must stay free to slide
+    /// along it and to leave it, so its own shape is not swept. Its *core* is: a ball
+    /// at the collider's origin, half as large as the origin's depth inside the
+    /// shape, cast like a ball bullet (shrunk to its starting clearance). The core
+    /// cannot pass through `co`, so neither can the body's middle, while the
+    /// surface already in contact is left to the speculative contacts. A shape whose
+    /// origin is not inside it (a ring) has no core and is not clipped.
+    fn core_impact(
+        &self,
+        c: &crate::body::Collider<D>,
+        sweep: &Sweep<D>,
+        co: &crate::body::Collider<D>,
+        other: Option<&Sweep<D>>,
+    ) -> Option<Real> {
+        let sdf = &c.shape as &dyn Sdf<D>;
+        let depth = -sdf.distance(&Vector::<D>::zeros()) / sdf.lipschitz();
+        let core = CORE_FRACTION * depth;
+        if core.is_nan() || core <= CCD_GAP {
+            return None;
+        }
+        self.ball_impact(core, c, sweep, co, other)
     }
 
     /// A translating ball against a translating target: a sphere cast of the relative
@@ -304,7 +347,7 @@ where
         sweep: &Sweep<D>,
         co: &crate::body::Collider<D>,
         other: Option<&Sweep<D>>,
-    ) -> Option<Real> {
+    ) -> Toi {
         let motion_a = sweep.motion_of(&c.local_pose);
         let motion_b = match other {
             Some(s) => s.motion_of(&co.local_pose),
@@ -317,12 +360,17 @@ where
             &motion_b,
             1.0,
             &ToiOptions::default(),
-        )
-        .ok()?;
-        match result {
-            ToiResult::Impact { time, .. } => Some(time),
-            ToiResult::IterationCap { time_reached, .. } => Some(time_reached),
-            ToiResult::Overlapping { .. } | ToiResult::NoImpact { .. } => None,
+        );
+        let time = match result {
+            Ok(ToiResult::Impact { time, .. }) => time,
+            Ok(ToiResult::IterationCap { time_reached, .. }) => time_reached,
+            Ok(ToiResult::Overlapping { .. }) => return Toi::AtStart,
+            Ok(ToiResult::NoImpact { .. }) | Err(_) => return Toi::Never,
+        };
+        if time > 0.0 {
+            Toi::At(time)
+        } else {
+            Toi::AtStart
         }
     }
 

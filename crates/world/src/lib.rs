@@ -35,7 +35,7 @@ mod world;
 
 pub use arena::{BodyHandle, ColliderHandle};
 pub use body::{Body, Collider};
-pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION};
+pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION, CORE_FRACTION};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
 pub use desc::{BodyDesc, BodyKind, ColliderDesc};
 pub use error::WorldError;

@@ -28,6 +28,7 @@
 
 mod bound_split;
 mod capsule_cast;
+mod closed_form;
 mod error;
 mod field;
 mod march;

@@ -15,6 +15,9 @@
 //! line to the tolerance; over A's solid, `d_B` grows as soon as the point
 //! moves away from the closest point.
 //!
+//! Pairs of primitives (balls, capsules, boxes, half-spaces) skip the search:
+//! [`crate::closed_form`] gives their separation exactly.
+//!
 //! The search runs in the local frame of the shape with the smaller box
 //! (tight there; the other field is evaluated through the relative pose).
 
@@ -54,6 +57,11 @@ pub(crate) fn separation<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
+    if let Some(exact) =
+        crate::closed_form::separation(&a.sdf().kind(), pose_a, &b.sdf().kind(), pose_b)
+    {
+        return Ok(Some(exact));
+    }
     let (box_a, box_b) = (a.sdf().bounds(), b.sdf().bounds());
     if box_a.is_empty() || box_b.is_empty() {
         return Ok(None);

@@ -359,7 +359,10 @@ where
             &co.shape as &dyn Sdf<D>,
             &motion_b,
             1.0,
-            &ToiOptions::default(),
+            &ToiOptions {
+                epsilon: toi_tolerance(c, co),
+                ..ToiOptions::default()
+            },
         );
         let time = match result {
             Ok(ToiResult::Impact { time, .. }) => time,
@@ -399,6 +402,21 @@ where
             }
         }
     }
+}
+
+/// How close (metres) time of impact brings two colliders: a quarter of their
+/// margins together, and never under the cast default of 1 mm. Anything within the
+/// margins at the end of the clipped step becomes a speculative contact, so finer
+/// is wasted: the field search costs grow as the tolerance squared on curved
+/// patches (40 ms per impact at 1 mm against a two-paddle union, in the soak scene).
+fn toi_tolerance<const D: usize>(
+    c: &crate::body::Collider<D>,
+    co: &crate::body::Collider<D>,
+) -> Real
+where
+    Space<D>: Dim<D>,
+{
+    (0.25 * (c.margin + co.margin)).max(ToiOptions::default().epsilon)
 }
 
 /// The farthest any point of `c`'s bounds lies from `local_com` (body frame), metres.

@@ -1,0 +1,331 @@
+//! Exact separations for pairs of primitives, used instead of the field search.
+//!
+//! Time of impact asks for the separation of the two shapes at every
+//! advancement step. For balls, capsules, boxes and half-spaces the answer has
+//! a closed form, and it is exact, so the advancement needs no tolerance
+//! search: a ball against a ball costs a subtraction where the field search
+//! refines a patch of cells a quarter of the tolerance across (tens of
+//! thousands of cells for curved 3D pairs at 1 mm, about 10 ms).
+//!
+//! Covered: round segments (a ball is a segment of length zero, a capsule a
+//! segment along local y) against round segments, a ball against a box, and a
+//! ball, capsule or box against a half-space. Other pairs return `None` and go
+//! to the search.
+
+use crate::separation::Separation;
+use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_sdf::ShapeKind;
+
+/// A segment inflated by a radius, world frame.
+struct RoundSegment<const D: usize> {
+    a: Vector<D>,
+    b: Vector<D>,
+    radius: Real,
+}
+
+/// The kind's round segment at `pose`, if it is one.
+fn round_segment<const D: usize>(kind: &ShapeKind<D>, pose: &Pose<D>) -> Option<RoundSegment<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let centre = pose.translation.vector;
+    match *kind {
+        ShapeKind::Ball { radius } => Some(RoundSegment {
+            a: centre,
+            b: centre,
+            radius,
+        }),
+        ShapeKind::Capsule {
+            half_height,
+            radius,
+        } => {
+            let mut axis = Vector::<D>::zeros();
+            axis[1] = half_height;
+            let axis = pose.transform_vector(&axis);
+            Some(RoundSegment {
+                a: centre - axis,
+                b: centre + axis,
+                radius,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The exact separation of `a` at `pose_a` and `b` at `pose_b`, when the pair has a
+/// closed form; `None` sends the pair to the field search.
+pub(crate) fn separation<const D: usize>(
+    a: &ShapeKind<D>,
+    pose_a: &Pose<D>,
+    b: &ShapeKind<D>,
+    pose_b: &Pose<D>,
+) -> Option<Separation<D>>
+where
+    Space<D>: Dim<D>,
+{
+    if let (Some(sa), Some(sb)) = (round_segment(a, pose_a), round_segment(b, pose_b)) {
+        return Some(segments(&sa, &sb));
+    }
+    if let Some(sep) = against_half_space(a, pose_a, b, pose_b) {
+        return Some(sep);
+    }
+    if let Some(sep) = against_half_space(b, pose_b, a, pose_a) {
+        return Some(flipped(sep));
+    }
+    if let Some(sep) = ball_box(a, pose_a, b, pose_b) {
+        return Some(sep);
+    }
+    ball_box(b, pose_b, a, pose_a).map(flipped)
+}
+
+/// The same separation seen from the other shape.
+fn flipped<const D: usize>(s: Separation<D>) -> Separation<D>
+where
+    Space<D>: Dim<D>,
+{
+    Separation {
+        point_a: s.point_b,
+        point_b: s.point_a,
+        normal: -s.normal,
+        ..s
+    }
+}
+
+/// An exact separation from the closest core points `pa`, `pb` and the radii.
+fn from_cores<const D: usize>(
+    pa: Vector<D>,
+    ra: Real,
+    pb: Vector<D>,
+    rb: Real,
+    fallback_normal: Vector<D>,
+) -> Separation<D>
+where
+    Space<D>: Dim<D>,
+{
+    let d = pb - pa;
+    let len = d.norm();
+    let normal = if len > 1e-12 {
+        d / len
+    } else {
+        fallback_normal
+    };
+    let gap = len - ra - rb;
+    Separation {
+        lower: gap,
+        upper: gap,
+        point_a: pa + normal * ra,
+        point_b: pb - normal * rb,
+        normal,
+        evals: 1,
+    }
+}
+
+/// Two round segments: the closest points of their cores (Ericson, Real-Time
+/// Collision Detection, 5.1.9), less both radii.
+fn segments<const D: usize>(s: &RoundSegment<D>, t: &RoundSegment<D>) -> Separation<D>
+where
+    Space<D>: Dim<D>,
+{
+    let (d1, d2, r) = (s.b - s.a, t.b - t.a, s.a - t.a);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    const TINY: Real = 1e-12;
+    let (sp, tp) = if a <= TINY && e <= TINY {
+        (0.0, 0.0)
+    } else if a <= TINY {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(&r);
+        if e <= TINY {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let mut sp = if denom > TINY {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut tp = (b * sp + f) / e;
+            if tp < 0.0 {
+                tp = 0.0;
+                sp = (-c / a).clamp(0.0, 1.0);
+            } else if tp > 1.0 {
+                tp = 1.0;
+                sp = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (sp, tp)
+        }
+    };
+    let mut up = Vector::<D>::zeros();
+    up[1] = 1.0;
+    from_cores(s.a + d1 * sp, s.radius, t.a + d2 * tp, t.radius, up)
+}
+
+/// A ball, capsule or box (`a`) against a half-space (`b`): the deepest point of
+/// `a` along the plane's inward normal.
+fn against_half_space<const D: usize>(
+    a: &ShapeKind<D>,
+    pose_a: &Pose<D>,
+    b: &ShapeKind<D>,
+    pose_b: &Pose<D>,
+) -> Option<Separation<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let ShapeKind::HalfSpace { normal, offset } = *b else {
+        return None;
+    };
+    let n = pose_b.transform_vector(&normal);
+    let plane = offset + n.dot(&pose_b.translation.vector);
+    // The core point of `a` lowest along n, and the radius around it.
+    let (low, radius) = if let Some(s) = round_segment(a, pose_a) {
+        let low = if n.dot(&s.a) <= n.dot(&s.b) { s.a } else { s.b };
+        (low, s.radius)
+    } else if let ShapeKind::Cuboid { half_extents } = *a {
+        let local_n = pose_a.inverse_transform_vector(&n);
+        let corner = Vector::<D>::from_fn(|i, _| -half_extents[i] * local_n[i].signum());
+        (pose_a.transform_point(&corner.into()).coords, 0.0)
+    } else {
+        return None;
+    };
+    // The normal from A towards B points out of the plane's solid, reversed: -n.
+    let gap = n.dot(&low) - radius - plane;
+    let point_a = low - n * radius;
+    Some(Separation {
+        lower: gap,
+        upper: gap,
+        point_a,
+        point_b: point_a - n * gap,
+        normal: -n,
+        evals: 1,
+    })
+}
+
+/// A ball (`a`) against a box (`b`): the box's closest point to the centre.
+fn ball_box<const D: usize>(
+    a: &ShapeKind<D>,
+    pose_a: &Pose<D>,
+    b: &ShapeKind<D>,
+    pose_b: &Pose<D>,
+) -> Option<Separation<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let (ShapeKind::Ball { radius }, ShapeKind::Cuboid { half_extents }) = (*a, *b) else {
+        return None;
+    };
+    let centre = pose_a.translation.vector;
+    let local = pose_b.inverse_transform_point(&centre.into()).coords;
+    let clamped = Vector::<D>::from_fn(|i, _| local[i].clamp(-half_extents[i], half_extents[i]));
+    if clamped != local {
+        let on_box = pose_b.transform_point(&clamped.into()).coords;
+        let mut up = Vector::<D>::zeros();
+        up[1] = 1.0;
+        return Some(from_cores(centre, radius, on_box, 0.0, up));
+    }
+    // The centre is inside the box: the nearest face decides the depth.
+    let (axis, depth) = (0..D).map(|i| (i, half_extents[i] - local[i].abs())).fold(
+        (0, Real::INFINITY),
+        |best, c| if c.1 < best.1 { c } else { best },
+    );
+    let mut face_n = Vector::<D>::zeros();
+    face_n[axis] = if local[axis] >= 0.0 { 1.0 } else { -1.0 };
+    let n_world = pose_b.transform_vector(&face_n);
+    // Normal from A towards B: into the box, against the face normal.
+    let gap = -depth - radius;
+    Some(Separation {
+        lower: gap,
+        upper: gap,
+        point_a: centre - n_world * radius,
+        point_b: centre + n_world * depth,
+        normal: -n_world,
+        evals: 1,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fathom_math::{Pose3, Vector3};
+
+    fn ball(r: Real) -> ShapeKind<3> {
+        ShapeKind::Ball { radius: r }
+    }
+
+    #[test]
+    fn balls_are_centre_distance_less_radii() {
+        let pa = Pose3::translation(0.0, 0.0, 0.0);
+        let pb = Pose3::translation(3.0, 4.0, 0.0);
+        let s = separation(&ball(1.0), &pa, &ball(0.5), &pb).unwrap();
+        // |(3, 4)| = 5, less the radii 1.5.
+        assert!((s.lower - 3.5).abs() < 1e-6);
+        assert!((s.normal - Vector3::new(0.6, 0.8, 0.0)).norm() < 1e-6);
+        assert!((s.point_a - Vector3::new(0.6, 0.8, 0.0)).norm() < 1e-6);
+    }
+
+    #[test]
+    fn crossed_capsules_meet_at_their_axes() {
+        // One capsule along y at the origin, one along x (turned about z) 1 m away in z.
+        let cap = ShapeKind::Capsule {
+            half_height: 1.0,
+            radius: 0.1,
+        };
+        let pa = Pose3::identity();
+        let pb = Pose3::new(
+            Vector3::new(0.3, 0.2, 1.0),
+            Vector3::z() * std::f32::consts::FRAC_PI_2,
+        );
+        let s = separation(&cap, &pa, &cap, &pb).unwrap();
+        // The axes cross at distance 1 in z: 1 - 0.2.
+        assert!((s.lower - 0.8).abs() < 1e-5, "{}", s.lower);
+        assert!((s.normal - Vector3::z()).norm() < 1e-5);
+    }
+
+    #[test]
+    fn a_box_on_a_plane_is_its_lowest_corner() {
+        let plane = ShapeKind::HalfSpace {
+            normal: Vector3::y(),
+            offset: 0.0,
+        };
+        let boxed = ShapeKind::Cuboid {
+            half_extents: Vector3::new(0.5, 0.5, 0.5),
+        };
+        // Turned 45 degrees about z, centre 1 m up: lowest corner at 1 - sqrt(0.5).
+        let pa = Pose3::new(Vector3::y(), Vector3::z() * std::f32::consts::FRAC_PI_4);
+        let s = separation(&boxed, &pa, &plane, &Pose3::identity()).unwrap();
+        assert!(
+            (s.lower - (1.0 - 0.5f32.sqrt())).abs() < 1e-5,
+            "{}",
+            s.lower
+        );
+        assert!((s.normal + Vector3::y()).norm() < 1e-6);
+        // And from the plane's side: the same gap, the normal reversed.
+        let r = separation(&plane, &Pose3::identity(), &boxed, &pa).unwrap();
+        assert!((r.lower - s.lower).abs() < 1e-6 && (r.normal - Vector3::y()).norm() < 1e-6);
+    }
+
+    #[test]
+    fn a_ball_inside_a_box_is_as_deep_as_the_nearest_face() {
+        let boxed = ShapeKind::Cuboid {
+            half_extents: Vector3::new(1.0, 2.0, 3.0),
+        };
+        let s = separation(
+            &ball(0.25),
+            &Pose3::translation(0.8, 0.0, 0.0),
+            &boxed,
+            &Pose3::identity(),
+        )
+        .unwrap();
+        // 0.2 m from the +x face, plus the radius.
+        assert!((s.lower + 0.45).abs() < 1e-6, "{}", s.lower);
+        // A ball outside a corner: the distance to the corner less the radius.
+        let s = separation(
+            &ball(0.25),
+            &Pose3::translation(2.0, 3.0, 3.0),
+            &boxed,
+            &Pose3::identity(),
+        )
+        .unwrap();
+        assert!((s.lower - (2.0f32.sqrt() - 0.25)).abs() < 1e-6);
+    }
+}

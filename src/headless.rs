@@ -5,6 +5,7 @@
 //! runs (other thread counts, other machines of the same build) be compared
 //! for bit-identity.
 
+use crate::energy::{EnergyLedger, EnergyReport};
 use crate::SceneFile;
 use fathom_math::{Dim, Space};
 use fathom_world::{Scene, SceneError, World};
@@ -32,6 +33,13 @@ pub struct RunReport {
     pub kinetic_energy: f32,
     /// 64-bit hash of every body's pose and velocity bits in handle order.
     pub state_hash: u64,
+    /// Bodies the runtime guard froze because their state went non-finite.
+    pub frozen_bodies: usize,
+    /// The run's energy ledger (see [`crate::energy`]).
+    pub energy: EnergyReport,
+    /// Peak resident memory of the process so far, KiB (Linux's `VmHWM`; `None`
+    /// where the platform does not say).
+    pub peak_resident_kib: Option<u64>,
 }
 
 /// Steps `scene` `steps` times, calling `progress` after each step with the
@@ -58,17 +66,25 @@ where
     Space<D>: Dim<D>,
 {
     let mut world = scene.build()?;
+    let mut ledger = EnergyLedger::new(&world);
     let mut times = Vec::with_capacity(steps as usize);
     for i in 0..steps {
         let start = Instant::now();
         world.step();
         times.push(start.elapsed().as_secs_f64() * 1e3);
+        ledger.record(&world);
         progress(i + 1);
     }
-    Ok(report(name, &world, steps, median(&mut times)))
+    Ok(report(name, &world, steps, median(&mut times), &ledger))
 }
 
-fn report<const D: usize>(name: &str, world: &World<D>, steps: u64, ms: f64) -> RunReport
+fn report<const D: usize>(
+    name: &str,
+    world: &World<D>,
+    steps: u64,
+    ms: f64,
+    ledger: &EnergyLedger,
+) -> RunReport
 where
     Space<D>: Dim<D>,
 {
@@ -82,7 +98,17 @@ where
         max_penetration: world.max_penetration(),
         kinetic_energy: world.kinetic_energy(),
         state_hash: world.state_hash(),
+        frozen_bodies: world.bodies().filter(|(_, b)| b.is_frozen()).count(),
+        energy: ledger.report(),
+        peak_resident_kib: peak_resident_kib(),
     }
+}
+
+/// The process's peak resident memory, KiB, from `/proc/self/status` (Linux).
+pub fn peak_resident_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Where the vehicle of a driving scene ended up. Part of the JSON of
@@ -117,11 +143,13 @@ pub fn run_driving(
     progress: &mut dyn FnMut(u64),
 ) -> Result<DrivingReport, crate::vehicle_scene::DrivingSceneError> {
     let mut run = scene.build()?;
+    let mut ledger = EnergyLedger::new(&run.world);
     let mut times = Vec::with_capacity(steps as usize);
     for i in 0..steps {
         let start = Instant::now();
         run.step()?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
+        ledger.record(&run.world);
         progress(i + 1);
     }
     let chassis = run
@@ -136,7 +164,7 @@ pub fn run_driving(
         wheels_in_contact: run.vehicle.wheels().iter().filter(|w| w.in_contact).count(),
     };
     Ok(DrivingReport {
-        run: report(name, &run.world, steps, median(&mut times)),
+        run: report(name, &run.world, steps, median(&mut times), &ledger),
         vehicle,
     })
 }

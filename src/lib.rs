@@ -9,6 +9,7 @@
 
 pub mod compare;
 pub mod demo_scenes;
+pub mod energy;
 pub mod headless;
 mod scene_file;
 pub mod vehicle_scene;

@@ -1,0 +1,119 @@
+//! An energy ledger for runs: a scene must never end up with more mechanical
+//! energy than it started with plus what was put in.
+//!
+//! Gravity is conservative (its potential is counted), contacts and friction
+//! only take energy out, so in a world without motors the only sources are
+//! kinematic bodies: they have infinite mass and push with whatever impulse the
+//! solver asks. Per step a kinematic body does at most `sum |J| |v(p)|` over its
+//! contact points `p`, with `J` the impulse applied there (the normal impulse of
+//! the whole step plus the friction impulse, which the contact cache keeps per
+//! substep, times the substep count). The ledger sums that bound and records
+//! by how much the energy ever exceeded `E0 + W`: a positive excess is energy
+//! the solver invented. Joint motors are a source too, and are not counted.
+
+use fathom_math::{Dim, Real, Space};
+use fathom_world::{BodyKind, World};
+use serde::Serialize;
+
+/// Kinetic plus gravitational potential energy of the dynamic bodies, joules
+/// (potential zero at the origin). Summed in f64 in body order.
+pub fn mechanical_energy<const D: usize>(w: &World<D>) -> f64
+where
+    Space<D>: Dim<D>,
+{
+    let g = w.settings().gravity;
+    w.bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(_, b)| {
+            let potential = -b.mass() * g.dot(&b.center_of_mass());
+            f64::from(b.kinetic_energy()) + f64::from(potential)
+        })
+        .sum()
+}
+
+/// A bound on the work kinematic bodies did on the others in the last step, joules
+/// (module docs).
+pub fn kinematic_work_bound<const D: usize>(w: &World<D>) -> f64
+where
+    Space<D>: Dim<D>,
+{
+    let substeps = w.settings().solver.substeps as Real;
+    let kinematic_body = |c| {
+        w.collider(c)
+            .and_then(|c| w.body(c.body()))
+            .filter(|b| b.kind() == BodyKind::Kinematic)
+    };
+    let mut work = 0.0;
+    for pair in w.contact_pairs() {
+        for body in [kinematic_body(pair.a), kinematic_body(pair.b)]
+            .into_iter()
+            .flatten()
+        {
+            for p in pair.manifolds.iter().flat_map(|m| m.points.iter()) {
+                let at = (p.point_a + p.point_b) * 0.5;
+                let impulse = p.total_normal_impulse + p.friction_impulse.norm() * substeps;
+                work += f64::from(impulse * body.velocity_at(&at).norm());
+            }
+        }
+    }
+    work
+}
+
+/// What the ledger saw over a run (part of `fathom run --json`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EnergyReport {
+    /// Mechanical energy before the first step, joules.
+    pub start: f64,
+    /// The most mechanical energy after any step, joules.
+    pub max: f64,
+    /// The bound on the work kinematic bodies put in over the run, joules.
+    pub kinematic_work: f64,
+    /// The most the energy ever exceeded `start + kinematic_work` (so far), joules;
+    /// zero or negative when the run never invented energy.
+    pub max_excess: f64,
+}
+
+/// Tracks [`EnergyReport`] step by step.
+#[derive(Clone, Copy, Debug)]
+pub struct EnergyLedger {
+    report: EnergyReport,
+}
+
+impl EnergyLedger {
+    /// Starts the ledger on the world before its first step.
+    pub fn new<const D: usize>(w: &World<D>) -> Self
+    where
+        Space<D>: Dim<D>,
+    {
+        let e = mechanical_energy(w);
+        Self {
+            report: EnergyReport {
+                start: e,
+                max: e,
+                kinematic_work: 0.0,
+                max_excess: Real::NEG_INFINITY.into(),
+            },
+        }
+    }
+
+    /// Records the world after a step.
+    pub fn record<const D: usize>(&mut self, w: &World<D>)
+    where
+        Space<D>: Dim<D>,
+    {
+        let r = &mut self.report;
+        r.kinematic_work += kinematic_work_bound(w);
+        let e = mechanical_energy(w);
+        r.max = r.max.max(e);
+        r.max_excess = r.max_excess.max(e - r.start - r.kinematic_work);
+    }
+
+    /// The figures so far.
+    pub fn report(&self) -> EnergyReport {
+        let mut r = self.report;
+        if r.max_excess == f64::NEG_INFINITY {
+            r.max_excess = 0.0; // no step recorded
+        }
+        r
+    }
+}

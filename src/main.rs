@@ -100,11 +100,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// The shipped driving scene (`scenes/driving.ron`), last in the window's scene list.
+const DRIVING_SCENE: &str = "driving";
+
 /// Opens the viewer on `arg`, renders a screenshot, or (without a display)
 /// says so in one line and runs the scene headless instead.
 fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
-    let (name, scene) = load_scene(arg)?;
-    let named = named_scene(name, scene);
+    let named = view_scene(arg)?;
     if let Some(path) = screenshot {
         fathom_viewer::screenshot(&named, frames, &path).map_err(|e| e.to_string())?;
         println!("wrote {}", path.display());
@@ -126,23 +128,63 @@ fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), Strin
     }
 }
 
-/// The scenes the window can switch between (number keys, arrows): every shipped scene,
-/// starting at `arg` when it names one; just `named` for any other scene file.
+/// `arg` (a scene file, or a shipped scene's name) as the viewer shows it; a driving
+/// scene comes with its car, driven by its script until a driving key is pressed.
+fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
+    let Some(path) = driving_file(arg) else {
+        let (name, scene) = load_scene(arg)?;
+        return Ok(named_scene(name, scene));
+    };
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(DRIVING_SCENE);
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let scene = fathom::vehicle_scene::DrivingScene::from_ron_file(&path).map_err(|e| at(&e))?;
+    fathom_viewer::NamedScene::driving(name, scene.scene, scene.vehicle, scene.inputs)
+        .map_err(|e| at(&e))
+}
+
+/// The shipped scenes in the order the window switches through them: the demo scenes,
+/// then the driving scene.
+fn shipped_scene_names() -> Vec<&'static str> {
+    DEMO_SCENES
+        .iter()
+        .map(|d| d.name)
+        .chain([DRIVING_SCENE])
+        .collect()
+}
+
+/// Whether `arg` names the shipped scene `name`: by its name, or as the path of its file.
+fn names_shipped(arg: &str, name: &str) -> bool {
+    if arg == name {
+        return true;
+    }
+    let file = scenes_dir().join(format!("{name}.ron"));
+    match (std::fs::canonicalize(arg), std::fs::canonicalize(file)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The scenes the window can switch between (number keys, arrows, page up / down):
+/// every shipped scene, starting at `arg` when it names one (or is its file); just
+/// `named` for any other scene file.
 fn window_scenes(
     arg: &str,
     named: fathom_viewer::NamedScene,
 ) -> Result<(Vec<fathom_viewer::NamedScene>, usize), String> {
-    let Some(start) = DEMO_SCENES.iter().position(|d| d.name == arg) else {
+    let names = shipped_scene_names();
+    let Some(start) = names.iter().position(|n| names_shipped(arg, n)) else {
         return Ok((vec![named], 0));
     };
-    let mut scenes = Vec::with_capacity(DEMO_SCENES.len());
-    for (i, demo) in DEMO_SCENES.iter().enumerate() {
+    let mut scenes = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
         if i == start {
             scenes.push(named.clone());
             continue;
         }
-        let (name, scene) = load_scene(demo.name)?;
-        scenes.push(named_scene(name, scene));
+        scenes.push(view_scene(name)?);
     }
     Ok((scenes, start))
 }
@@ -305,4 +347,13 @@ fn print_summary(r: &RunReport) {
     println!("max penetration  {:.5} m", r.max_penetration);
     println!("kinetic energy   {:.4} J", r.kinetic_energy);
     println!("state hash       {:016x}", r.state_hash);
+    println!("frozen bodies    {}", r.frozen_bodies);
+    let e = &r.energy;
+    println!(
+        "energy           start {:.1} J, max {:.1} J, kinematic work <= {:.1} J, max excess {:.3} J",
+        e.start, e.max, e.kinematic_work, e.max_excess
+    );
+    if let Some(kib) = r.peak_resident_kib {
+        println!("peak memory      {:.1} MiB", kib as f64 / 1024.0);
+    }
 }

@@ -1,6 +1,9 @@
 //! The windowed viewer: a kiss3d window showing one scene at a time, keys to
-//! control it (see [`crate::input`]) and to switch between scenes.
+//! control it (see [`crate::input`]) and to switch between scenes. In a scene
+//! a controller drives, the driving keys held each frame go to it and a chase
+//! camera follows the body it names.
 
+use crate::controller::DriveKeys;
 use crate::device::{display_available, guarded};
 use crate::error::ViewerError;
 use crate::input::{command_for, Command};
@@ -137,7 +140,12 @@ async fn run_loop(
         last = now;
         let fps = fps.frame(now);
         stage.resize(window.width(), window.height());
+        if stage.has_controller() {
+            let held = |k| window.get_key(k) == Action::Press;
+            stage.set_drive_keys(DriveKeys::from_held(held));
+        }
         stage.advance(elapsed.min(MAX_FRAME_TIME));
+        stage.follow_camera(elapsed);
         stage.prepare(window, fps);
         if !stage.render(window).await {
             return Ok(());
@@ -154,10 +162,14 @@ fn handle_events(
 ) -> Option<usize> {
     let mut switch = None;
     let cursor = window.cursor_pos();
+    let driving = stage.has_controller();
     for event in window.events().iter() {
         let WindowEvent::Key(key, Action::Press, _) = event.value else {
             continue;
         };
+        if driving && DriveKeys::is_drive_key(key) {
+            continue;
+        }
         let Some(c) = command_for(key) else { continue };
         match c {
             Command::Scene(i) if i < count => switch = Some(i),

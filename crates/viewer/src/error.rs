@@ -50,6 +50,20 @@ pub enum ViewerError {
     /// The world refused a change the viewer made (for example a fired ball).
     #[error("world: {0}")]
     World(#[from] WorldError),
+    /// A vehicle driven in the viewer is invalid or could not step (the error names the
+    /// field's path, e.g. `vehicle.wheels[2].radius`).
+    #[error("vehicle: {0}")]
+    Vehicle(#[from] fathom_vehicle::VehicleError),
+    /// A scene's controller is for the other dimension.
+    #[error("scene `{name}` is {scene}D but its controller is {controller}D")]
+    ControllerDimension {
+        /// The scene.
+        name: String,
+        /// The scene's dimension.
+        scene: usize,
+        /// The controller's dimension.
+        controller: usize,
+    },
     /// No graphics adapter (GPU or software rasteriser) could be created.
     #[error("no graphics adapter available: {0}")]
     NoAdapter(String),

@@ -96,6 +96,54 @@ pub fn frame_3d(bounds: &Aabb<3>, aspect: Real) -> (Vector3, Vector3) {
     (at + dir * dist, at)
 }
 
+/// Distance of the chase camera from the followed body's centre, in body radii.
+pub const CHASE_DISTANCE: Real = 4.0;
+/// Elevation of the chase camera above the followed body's heading, radians (20 degrees):
+/// high enough to see the ground ahead over the body.
+pub const CHASE_ELEVATION: Real = 0.35;
+/// How far the chase camera swings round from straight behind the followed body, radians
+/// (20 degrees, towards the body's right when it is upright): a three-quarter view
+/// shows its side (a car's wheels) as well as the way ahead.
+pub const CHASE_AZIMUTH: Real = 0.35;
+/// How far above the followed body's centre the chase camera looks, in body radii.
+pub const CHASE_LOOK_ABOVE: Real = 0.3;
+/// Half-width of the 2D view around a followed body, in body radii.
+pub const CHASE_VIEW_2D: Real = 6.0;
+
+/// The 3D chase camera's eye and target for a body centred at `center` of radius
+/// `radius` heading along `forward` (world frame): behind it along its heading in the
+/// horizontal plane (so the camera neither rolls nor pitches with the body), swung round
+/// by [`CHASE_AZIMUTH`], raised by [`CHASE_ELEVATION`], [`CHASE_DISTANCE`] radii away.
+/// A body heading straight up or down is watched as if it headed along +x.
+pub fn chase_3d(center: &Vector3, forward: &Vector3, radius: Real) -> (Vector3, Vector3) {
+    let flat = Vector3::new(forward.x, 0.0, forward.z);
+    let flat = if flat.norm() > 1e-3 {
+        flat.normalize()
+    } else {
+        Vector3::x()
+    };
+    // The heading turned by the azimuth about y (right-handed: +x turns towards -z),
+    // so that the eye, behind it, moves to the body's right.
+    let (sa, ca) = CHASE_AZIMUTH.sin_cos();
+    let heading = Vector3::new(flat.x * ca + flat.z * sa, 0.0, flat.z * ca - flat.x * sa);
+    let at = center + Vector3::y() * (CHASE_LOOK_ABOVE * radius);
+    let d = CHASE_DISTANCE * radius;
+    let (sin, cos) = CHASE_ELEVATION.sin_cos();
+    let eye = at - heading * (d * cos) + Vector3::y() * (d * sin);
+    (eye, at)
+}
+
+/// The 2D camera's centre and zoom following a body centred at `center` of radius
+/// `radius`: a view [`CHASE_VIEW_2D`] radii wide each way (see [`frame_2d`]).
+pub fn chase_2d(center: &Vector2, radius: Real, width: u32, height: u32) -> (Vector2, Real) {
+    let half = Vector2::repeat(CHASE_VIEW_2D * radius.max(0.05));
+    frame_2d(
+        &Aabb::from_center_half_extents(*center, half),
+        width,
+        height,
+    )
+}
+
 /// Where the world point `p` lands in a `width` x `height` image (pixels, origin top
 /// left, y down) seen by a perspective camera at `eye` looking at `at`, y up, vertical
 /// field of view [`FOV_Y`]: the projection kiss3d's orbit camera draws with. `None` for a
@@ -215,6 +263,32 @@ mod tests {
     fn place(w: &mut World3, desc: BodyDesc<3>, p: Vector3, shape: Shape<3>) {
         w.add_body(&desc.position(p).collider(ColliderDesc::new(shape)))
             .unwrap();
+    }
+
+    #[test]
+    fn chase_camera_sits_behind_and_above_and_sees_the_body_centred() {
+        let center = Vector3::new(5.0, 1.0, -2.0);
+        // Heading +z, pitched nose-up: the camera ignores the pitch.
+        let forward = Vector3::new(0.0, 0.3, 1.0).normalize();
+        let (eye, at) = chase_3d(&center, &forward, 2.0);
+        let back = eye - at;
+        // Behind (-z), swung by the azimuth towards the body's right (-x when heading +z
+        // with y up), at the chase distance, raised by the chase elevation (float
+        // rounding only).
+        let swing = (-back.x).atan2(-back.z);
+        assert!((swing - CHASE_AZIMUTH).abs() < 1e-5, "{swing}");
+        assert!((back.norm() - CHASE_DISTANCE * 2.0).abs() < 1e-4);
+        assert!((back.y / back.norm() - CHASE_ELEVATION.sin()).abs() < 1e-5);
+        // The body's centre lands on the image's vertical centre line, a little below
+        // the middle (the camera looks just above it).
+        let p = project_3d(&eye, &at, &center, 1280, 720).unwrap();
+        assert!(
+            (p.x - 640.0).abs() < 1e-2 && p.y > 360.0 && p.y < 540.0,
+            "{p:?}"
+        );
+        // Heading straight up: watched as if heading +x (from -x), not NaN.
+        let (eye, at) = chase_3d(&center, &Vector3::y(), 1.0);
+        assert!(eye.x < at.x && eye.iter().all(|c| c.is_finite()));
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! Keys and what they do. The mapping is a pure function so it can be tested
 //! and listed on screen from one place.
+//!
+//! In a scene a controller drives (a car), the driving keys (W A S D, the
+//! arrows, space; see [`crate::DriveKeys`]) are the controller's: pause is
+//! then P, a single step the full stop, and scenes switch with page up / page
+//! down and the number keys.
 
 use kiss3d::event::Key;
 
@@ -40,7 +45,7 @@ pub enum Command {
 pub fn command_for(key: Key) -> Option<Command> {
     use Command::*;
     Some(match key {
-        Key::Space => TogglePause,
+        Key::Space | Key::P => TogglePause,
         Key::S | Key::Period => Step,
         Key::R => Reset,
         Key::F => Fire,
@@ -76,9 +81,24 @@ fn digit(key: Key) -> Option<usize> {
 
 /// The help lines shown at the top of the window.
 pub const HELP: [&str; 2] = [
-    "space pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, arrows: scenes",
+    "space / P pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, 0, arrows, PgUp / PgDn: scenes",
     "C contacts | B boxes | Z sleep tint | J joints | H hide help | mouse: orbit, zoom, pan | Esc quit",
 ];
+
+/// The help lines shown in a scene a controller drives (a car).
+pub const DRIVE_HELP: [&str; 2] = [
+    "W / up throttle | S / down brake, reverse | A D / left right steer | space handbrake | P pause | . step | R reset | PgUp / PgDn, 1-9: scenes",
+    "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | H hide help | mouse: orbit, zoom | Esc quit",
+];
+
+/// The help lines for a scene with (`driving`) or without a controller.
+pub fn help_lines(driving: bool) -> &'static [&'static str; 2] {
+    if driving {
+        &DRIVE_HELP
+    } else {
+        &HELP
+    }
+}
 
 /// Overlays the viewer can draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,6 +138,9 @@ mod tests {
     #[test]
     fn keys_map_to_commands() {
         assert_eq!(command_for(Key::Space), Some(Command::TogglePause));
+        assert_eq!(command_for(Key::P), Some(Command::TogglePause));
+        assert_eq!(command_for(Key::Period), Some(Command::Step));
+        assert_eq!(command_for(Key::PageDown), Some(Command::NextScene));
         assert_eq!(command_for(Key::R), Some(Command::Reset));
         assert_eq!(command_for(Key::F), Some(Command::Fire));
         assert_eq!(command_for(Key::Key1), Some(Command::Scene(0)));

@@ -13,12 +13,13 @@
 
 use crate::device::{caught, probe_adapter};
 use crate::error::ViewerError;
-use crate::framing::{frame_2d, frame_3d, project_box_2d, project_box_3d, scene_bounds};
+use crate::framing::{
+    chase_2d, chase_3d, frame_2d, frame_3d, project_box_2d, project_box_3d, scene_bounds,
+};
 use crate::input::Overlays;
-use crate::scenes::AnyScene;
 use crate::scenes::NamedScene;
 use crate::sim::Simulation;
-use crate::stage::{collect_boxes, BodyBox, Stage};
+use crate::stage::{collect_boxes, simulate, AnySimulation, BodyBox, Stage};
 use fathom_math::Real;
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface};
 use std::cell::RefCell;
@@ -148,27 +149,26 @@ pub fn body_layout(
     frames.sort_unstable();
     frames.dedup();
     let (w, h) = (opts.width, opts.height);
-    match &scene.scene {
-        AnyScene::Two(s) => {
-            let frame = |sim: &Simulation<2>| frame_2d(&scene_bounds(sim.world()), w, h);
-            layouts(
-                Simulation::new(s.clone())?,
-                &frames,
-                opts,
-                frame,
-                |(c, zoom), b| project_box_2d(c, *zoom, b, w, h),
-            )
+    // The camera the stage uses: behind a followed body, else framing the scene.
+    match simulate(scene)? {
+        AnySimulation::Two(sim) => {
+            let frame = |sim: &Simulation<2>| match sim.followed() {
+                Some(f) => chase_2d(&f.center, f.radius, w, h),
+                None => frame_2d(&scene_bounds(sim.world()), w, h),
+            };
+            layouts(sim, &frames, opts, frame, |(c, zoom), b| {
+                project_box_2d(c, *zoom, b, w, h)
+            })
         }
-        AnyScene::Three(s) => {
+        AnySimulation::Three(sim) => {
             let aspect = w as Real / h as Real;
-            let frame = |sim: &Simulation<3>| frame_3d(&scene_bounds(sim.world()), aspect);
-            layouts(
-                Simulation::new(s.clone())?,
-                &frames,
-                opts,
-                frame,
-                |(eye, at), b| project_box_3d(eye, at, b, w, h),
-            )
+            let frame = |sim: &Simulation<3>| match sim.followed() {
+                Some(f) => chase_3d(&f.center, &f.forward, f.radius),
+                None => frame_3d(&scene_bounds(sim.world()), aspect),
+            };
+            layouts(sim, &frames, opts, frame, |(eye, at), b| {
+                project_box_3d(eye, at, b, w, h)
+            })
         }
     }
 }

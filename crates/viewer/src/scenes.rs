@@ -12,7 +12,10 @@
 //! succeed (a file stating no vector and no dimension-specific shape), the
 //! scene is 3D unless its name ends in `2d`.
 
+use crate::controller::SceneController;
+use crate::drive::VehicleController;
 use crate::error::ViewerError;
+use fathom_vehicle::{InputTrack, VehicleDesc};
 use fathom_world::{Scene, Scene2, Scene3, SceneError};
 use ron::extensions::Extensions;
 use serde::{Deserialize, Serialize};
@@ -100,13 +103,17 @@ fn further_error(a: SceneError, b: SceneError) -> SceneError {
     }
 }
 
-/// A scene with the name it is shown and picked by.
-#[derive(Clone, Debug, PartialEq)]
+/// A scene with the name it is shown and picked by, and what drives it besides the
+/// world, if anything.
+#[derive(Clone, Debug)]
 pub struct NamedScene {
     /// Short name (a file's stem), shown on screen.
     pub name: String,
     /// The scene.
     pub scene: AnyScene,
+    /// A controller of the scene's dimension (a vehicle), attached to each world built
+    /// from the scene.
+    pub controller: Option<SceneController>,
 }
 
 impl NamedScene {
@@ -115,7 +122,34 @@ impl NamedScene {
         Self {
             name: name.into(),
             scene: scene.into(),
+            controller: None,
         }
+    }
+
+    /// The scene driven by `controller` as well as by the world; a controller of the
+    /// other dimension is [`ViewerError::ControllerDimension`].
+    pub fn with_controller(mut self, controller: SceneController) -> Result<Self, ViewerError> {
+        if controller.dim() != self.scene.dim() {
+            return Err(ViewerError::ControllerDimension {
+                name: self.name,
+                scene: self.scene.dim(),
+                controller: controller.dim(),
+            });
+        }
+        self.controller = Some(controller);
+        Ok(self)
+    }
+
+    /// A 3D scene with a car on it (a [`VehicleController`]): `desc` is built into each
+    /// world made from `scene`, and `inputs` replayed until a driving key is pressed.
+    pub fn driving(
+        name: impl Into<String>,
+        scene: Scene3,
+        desc: VehicleDesc<3>,
+        inputs: InputTrack,
+    ) -> Result<Self, ViewerError> {
+        let c = VehicleController::new(desc, inputs)?;
+        Self::new(name, scene).with_controller(SceneController::Three(Box::new(c)))
     }
 }
 
@@ -141,7 +175,7 @@ pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
     let base = path.parent().unwrap_or(Path::new("."));
     load_shape_files(&mut scene, base, path)?;
     scene.validate().map_err(scene_err)?;
-    Ok(NamedScene { name, scene })
+    Ok(NamedScene::new(name, scene))
 }
 
 /// Like [`AnyScene::from_ron_str`] without the validation (grid files are not loaded yet).

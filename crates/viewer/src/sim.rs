@@ -7,9 +7,16 @@
 //! from it, at most [`MAX_STEPS_PER_FRAME`] per frame (a slow frame drops
 //! time instead of spiralling). Screenshots bypass this and take exactly one
 //! step per frame, so they do not depend on the machine's speed.
+//!
+//! A scene's [`Controller`] (a vehicle) is attached to every world built (at
+//! the start and on each reset) and runs before every step, with the driving
+//! keys once one has been pressed since the last reset, or with none (its
+//! script) until then.
 
+use crate::controller::{Controller, DriveKeys};
 use crate::error::ViewerError;
-use fathom_math::{Dim, Real, Space, Vector};
+use fathom_math::{Aabb, Dim, Real, Space, Vector};
+use fathom_sdf::Sdf;
 use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, Scene, Shape, World};
 use std::time::Instant;
 
@@ -37,6 +44,17 @@ pub struct SimStats {
     pub time: Real,
 }
 
+/// The body a chase camera follows, as it is now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Followed<const D: usize> {
+    /// Centre of the box of its bounded colliders, world frame.
+    pub center: Vector<D>,
+    /// Its forward direction, world frame (unit).
+    pub forward: Vector<D>,
+    /// Radius of the box of its colliders, metres.
+    pub radius: Real,
+}
+
 /// A world built from a scene, and the viewer's controls over it.
 pub struct Simulation<const D: usize>
 where
@@ -49,6 +67,11 @@ where
     accumulator: Real,
     ms_per_step: Option<f64>,
     fired: Vec<BodyHandle>,
+    controller: Option<Box<dyn Controller<D>>>,
+    /// The driving keys, once one was pressed since the last reset.
+    keys: Option<DriveKeys>,
+    /// Why the controller stopped (it is not run again until a reset).
+    controller_error: Option<String>,
 }
 
 impl<const D: usize> Simulation<D>
@@ -57,10 +80,21 @@ where
 {
     /// Builds the scene's world (running, time scale 1).
     pub fn new(scene: Scene<D>) -> Result<Self, ViewerError> {
-        let world = scene.build().map_err(|source| ViewerError::Scene {
+        Self::with_controller(scene, None)
+    }
+
+    /// Builds the scene's world and attaches `controller` to it.
+    pub fn with_controller(
+        scene: Scene<D>,
+        mut controller: Option<Box<dyn Controller<D>>>,
+    ) -> Result<Self, ViewerError> {
+        let mut world = scene.build().map_err(|source| ViewerError::Scene {
             path: "<scene>".into(),
             source,
         })?;
+        if let Some(c) = &mut controller {
+            c.attach(&mut world)?;
+        }
         Ok(Self {
             scene,
             world,
@@ -69,6 +103,58 @@ where
             accumulator: 0.0,
             ms_per_step: None,
             fired: Vec::new(),
+            controller,
+            keys: None,
+            controller_error: None,
+        })
+    }
+
+    /// The scene's controller, if it has one.
+    pub fn controller(&self) -> Option<&dyn Controller<D>> {
+        self.controller.as_deref()
+    }
+
+    /// Tells the simulation which driving keys are held this frame. Until one is
+    /// pressed the controller replays its script; from then until a reset it gets
+    /// the keys.
+    pub fn set_drive_keys(&mut self, keys: DriveKeys) {
+        if keys.any() || self.keys.is_some() {
+            self.keys = Some(keys);
+        }
+    }
+
+    /// Whether the keys (rather than the controller's script) drive.
+    pub fn driven_by_keys(&self) -> bool {
+        self.keys.is_some()
+    }
+
+    /// Why the controller stopped running, if it did (until the next reset).
+    pub fn controller_error(&self) -> Option<&str> {
+        self.controller_error.as_deref()
+    }
+
+    /// The body the controller asks the camera to follow, as it is now: `None` without
+    /// a controller, or when the body is gone or has no bounded collider.
+    pub fn followed(&self) -> Option<Followed<D>> {
+        let f = self.controller.as_ref()?.follow()?;
+        let body = self.world.body(f.body)?;
+        let mut aabb = Aabb::EMPTY;
+        for c in body
+            .colliders()
+            .iter()
+            .filter_map(|c| self.world.collider(*c))
+        {
+            let local = c.shape().bounds();
+            if !crate::framing::is_unbounded(&local) {
+                aabb = aabb.merge(&local.transformed(c.world_pose()));
+            }
+        }
+        let forward = body.pose().rotation * f.forward;
+        let n = forward.norm();
+        (aabb.is_valid() && n.is_finite() && n > 1e-6).then(|| Followed {
+            center: aabb.center(),
+            forward: forward / n,
+            radius: aabb.radius(),
         })
     }
 
@@ -82,7 +168,8 @@ where
         &self.scene
     }
 
-    /// Rebuilds the world from the scene (fired balls go away); pause and time scale stay.
+    /// Rebuilds the world from the scene (fired balls go away) and attaches the
+    /// controller to it again, back on its script; pause and time scale stay.
     pub fn reset(&mut self) {
         // The scene built once already, so it builds again.
         if let Ok(w) = self.scene.build() {
@@ -90,11 +177,29 @@ where
         }
         self.accumulator = 0.0;
         self.fired.clear();
+        self.keys = None;
+        self.controller_error = None;
+        if let Some(c) = &mut self.controller {
+            // It attached to a world of this scene before, so it attaches again.
+            if let Err(e) = c.attach(&mut self.world) {
+                self.controller_failed(e);
+            }
+        }
     }
 
-    /// Takes one step now, paused or not, and times it.
+    fn controller_failed(&mut self, e: ViewerError) {
+        eprintln!("fathom-viewer: the scene's controller stopped: {e}");
+        self.controller_error = Some(e.to_string());
+    }
+
+    /// Takes one step now, paused or not, and times it (the controller's part included).
     pub fn step_once(&mut self) {
         let t0 = Instant::now();
+        if let (Some(c), None) = (&mut self.controller, &self.controller_error) {
+            if let Err(e) = c.before_step(&mut self.world, self.keys.as_ref()) {
+                self.controller_failed(e);
+            }
+        }
         self.world.step();
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         self.ms_per_step = Some(match self.ms_per_step {

@@ -1,6 +1,9 @@
 //! One scene on stage: its simulation and its view, whichever the dimension,
-//! behind one interface the window loop and the screenshot path share.
+//! behind one interface the window loop and the screenshot path share. A
+//! scene's controller runs inside the simulation; the stage draws its parts,
+//! points the camera at the body it follows and shows its text.
 
+use crate::controller::{DriveKeys, SceneController};
 use crate::error::ViewerError;
 use crate::input::{Command, Overlays};
 use crate::overlay::hud_lines;
@@ -23,9 +26,40 @@ pub const FIRE_SPEED: Real = 50.0;
 /// Text size of the status lines, pixels.
 const HUD_TEXT_SIZE: f32 = 19.0;
 
+/// How fast a window's chase camera catches up with the body it follows, per second:
+/// it closes 1 - exp(-rate t) of the gap in t seconds (95% in half a second).
+const CHASE_RATE: Real = 6.0;
+
 enum Active {
     Two(Simulation<2>, Box<View2>),
     Three(Simulation<3>, Box<View3>),
+}
+
+/// A scene's simulation, of its dimension.
+pub(crate) enum AnySimulation {
+    Two(Simulation<2>),
+    Three(Simulation<3>),
+}
+
+/// Builds `scene`'s world with its controller attached; a controller of the other
+/// dimension is [`ViewerError::ControllerDimension`].
+pub(crate) fn simulate(scene: &NamedScene) -> Result<AnySimulation, ViewerError> {
+    let built = match (&scene.scene, &scene.controller) {
+        (AnyScene::Two(s), None) => Simulation::new(s.clone()).map(AnySimulation::Two),
+        (AnyScene::Two(s), Some(SceneController::Two(c))) => {
+            Simulation::with_controller(s.clone(), Some(c.clone_box())).map(AnySimulation::Two)
+        }
+        (AnyScene::Three(s), None) => Simulation::new(s.clone()).map(AnySimulation::Three),
+        (AnyScene::Three(s), Some(SceneController::Three(c))) => {
+            Simulation::with_controller(s.clone(), Some(c.clone_box())).map(AnySimulation::Three)
+        }
+        (scene_dim, Some(c)) => Err(ViewerError::ControllerDimension {
+            name: scene.name.clone(),
+            scene: scene_dim.dim(),
+            controller: c.dim(),
+        }),
+    };
+    built.map_err(|e| named(e, &scene.name))
 }
 
 /// A scene being shown: simulation, view and overlay state.
@@ -45,18 +79,17 @@ impl Stage {
     /// Builds the scene's world and its view for a `width` x `height` viewport. Needs a
     /// graphics context (a window or offscreen surface must exist on this thread).
     pub fn new(scene: &NamedScene, width: u32, height: u32) -> Result<Self, ViewerError> {
-        let active = match &scene.scene {
-            AnyScene::Two(s) => {
-                let sim = Simulation::new(s.clone()).map_err(|e| named(e, &scene.name))?;
+        let mut active = match simulate(scene)? {
+            AnySimulation::Two(sim) => {
                 let view = View2::new(sim.world(), width, height);
                 Active::Two(sim, Box::new(view))
             }
-            AnyScene::Three(s) => {
-                let sim = Simulation::new(s.clone()).map_err(|e| named(e, &scene.name))?;
+            AnySimulation::Three(sim) => {
                 let view = View3::new(sim.world(), width, height);
                 Active::Three(sim, Box::new(view))
             }
         };
+        follow(&mut active, 1.0, width, height);
         let overlays = Overlays {
             help: true,
             ..Overlays::default()
@@ -131,12 +164,41 @@ impl Stage {
     }
 
     /// Points the camera at the scene as it is now (the view frames the scene as it was
-    /// when the stage was made).
+    /// when the stage was made), or exactly behind the body the controller follows.
     pub fn reframe(&mut self) {
         let (w, h) = (self.width, self.height);
+        if follow(&mut self.active, 1.0, w, h) {
+            return;
+        }
         match &mut self.active {
             Active::Two(s, v) => v.reframe(s.world(), w, h),
             Active::Three(s, v) => v.reframe(s.world(), w, h),
+        }
+    }
+
+    /// Moves a window's chase camera towards the body the controller follows, for
+    /// `elapsed` seconds of wall time (nothing without one).
+    pub fn follow_camera(&mut self, elapsed: Real) {
+        let blend = 1.0 - (-CHASE_RATE * elapsed.max(0.0)).exp();
+        let (w, h) = (self.width, self.height);
+        follow(&mut self.active, blend, w, h);
+    }
+
+    /// Whether a controller drives this scene (then the driving keys are its, not
+    /// commands; see [`DriveKeys::is_drive_key`]).
+    pub fn has_controller(&self) -> bool {
+        match &self.active {
+            Active::Two(s, _) => s.controller().is_some(),
+            Active::Three(s, _) => s.controller().is_some(),
+        }
+    }
+
+    /// The driving keys held this frame, for the controller (see
+    /// [`Simulation::set_drive_keys`]).
+    pub fn set_drive_keys(&mut self, keys: DriveKeys) {
+        match &mut self.active {
+            Active::Two(s, _) => s.set_drive_keys(keys),
+            Active::Three(s, _) => s.set_drive_keys(keys),
         }
     }
 
@@ -153,10 +215,16 @@ impl Stage {
         match &mut self.active {
             Active::Two(s, v) => {
                 v.sync(s.world(), s.fired(), &overlays);
+                if let Some(c) = s.controller() {
+                    v.sync_parts(&c.parts(), &c.part_poses(s.world()));
+                }
                 v.draw_overlays(window, s.world(), &overlays);
             }
             Active::Three(s, v) => {
                 v.sync(s.world(), s.fired(), &overlays);
+                if let Some(c) = s.controller() {
+                    v.sync_parts(&c.parts(), &c.part_poses(s.world()));
+                }
                 v.draw_overlays(window, s.world(), &overlays);
             }
         }
@@ -166,18 +234,30 @@ impl Stage {
     }
 
     fn draw_hud(&self, window: &mut Window, fps: Option<f64>) {
-        let (paused, scale) = match &self.active {
-            Active::Two(s, _) => (s.is_paused(), s.time_scale()),
-            Active::Three(s, _) => (s.is_paused(), s.time_scale()),
+        let (paused, scale, extra) = match &self.active {
+            Active::Two(s, _) => (s.is_paused(), s.time_scale(), controller_lines(s)),
+            Active::Three(s, _) => (s.is_paused(), s.time_scale(), controller_lines(s)),
         };
         let mut lines = hud_lines(&self.name, self.dim(), &self.stats(), fps, paused, scale);
+        lines.extend(extra);
         if self.overlays.help {
-            lines.extend(crate::input::HELP.iter().map(|l| l.to_string()));
+            let help = crate::input::help_lines(self.has_controller());
+            lines.extend(help.iter().map(|l| l.to_string()));
         }
         let text = crate::palette::Rgb::new(0.92, 0.92, 0.92).to_kiss();
+        // A dark copy under each line keeps it legible over a light ground.
+        let shadow = crate::palette::Rgb::new(0.05, 0.05, 0.06).to_kiss();
         for (i, line) in lines.iter().enumerate() {
             let y = 8.0 + i as f32 * HUD_TEXT_SIZE * 1.15;
-            window.draw_text(line, Vec2::new(10.0, y), HUD_TEXT_SIZE, &self.font, text);
+            let at = Vec2::new(10.0, y);
+            window.draw_text(
+                line,
+                at + Vec2::splat(1.5),
+                HUD_TEXT_SIZE,
+                &self.font,
+                shadow,
+            );
+            window.draw_text(line, at, HUD_TEXT_SIZE, &self.font, text);
         }
     }
 
@@ -250,6 +330,33 @@ where
         });
     }
     out
+}
+
+/// The controller's status lines (and why it stopped, if it did).
+fn controller_lines<const D: usize>(sim: &Simulation<D>) -> Vec<String>
+where
+    Space<D>: Dim<D>,
+{
+    let Some(c) = sim.controller() else {
+        return Vec::new();
+    };
+    let mut lines = c.hud_lines(sim.world(), sim.driven_by_keys());
+    if let Some(e) = sim.controller_error() {
+        lines.push(format!("controller stopped: {e}"));
+    }
+    lines
+}
+
+/// Points the camera of `active` at the body its controller follows, moving `blend` of
+/// the way there (1: exactly). Returns false when there is no such body.
+fn follow(active: &mut Active, blend: Real, width: u32, height: u32) -> bool {
+    match active {
+        Active::Two(s, v) => s
+            .followed()
+            .map(|f| v.follow(&f, blend, width, height))
+            .is_some(),
+        Active::Three(s, v) => s.followed().map(|f| v.follow(&f, blend)).is_some(),
+    }
 }
 
 fn sim_command<const D: usize>(

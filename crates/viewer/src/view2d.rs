@@ -1,15 +1,20 @@
 //! The 2D view, in kiss3d's 2D mode: each collider's field filled (see
 //! [`crate::fill2d`]) in its body's colour with a darker outline, posed from
-//! the world each frame, under a pan-and-zoom camera framing the scene.
+//! the world each frame, under a pan-and-zoom camera framing the scene (or
+//! following the body a controller names). A controller's parts are filled
+//! the same way.
 
 use crate::batches::{Batches, Instance};
-use crate::framing::{clip_box, frame_2d, project_box_2d, scene_bounds};
+use crate::controller::Part;
+use crate::framing::{chase_2d, clip_box, frame_2d, project_box_2d, scene_bounds};
 use crate::input::Overlays;
-use crate::meshing::{fill_2d, local_clip};
+use crate::meshing::{fill_2d, local_clip, ShapeCache};
 use crate::overlay::overlay_geometry;
 use crate::palette::BACKGROUND;
-use fathom_math::{Aabb, Real, Vector2};
-use fathom_world::{BodyHandle, Collider, World2};
+use crate::sim::Followed;
+use fathom_math::{Aabb, Pose2, Real, Vector2};
+use fathom_sdf::Shape2;
+use fathom_world::{BodyHandle, World2};
 use glamx::{Mat2, Vec2};
 use kiss3d::camera::{Camera2d, PanZoomCamera2d};
 use kiss3d::resource::GpuMesh2d;
@@ -47,6 +52,9 @@ pub struct View2 {
     nodes: Vec<Batch>,
     /// The instances of each batch at the last sync (for the outlines).
     frame: Vec<Vec<Instance<2>>>,
+    /// The controller's parts: per part, its batch in `part_nodes` (see `View3`).
+    part_slots: Vec<Option<usize>>,
+    part_nodes: Vec<Batch>,
     clip: Aabb<2>,
     bounds: Aabb<2>,
     framing: (Vector2, Real),
@@ -66,6 +74,8 @@ impl View2 {
             batches: Batches::default(),
             nodes: Vec::new(),
             frame: Vec::new(),
+            part_slots: Vec::new(),
+            part_nodes: Vec::new(),
             clip,
             bounds,
             framing: (center, zoom),
@@ -79,6 +89,27 @@ impl View2 {
     pub fn reframe(&mut self, world: &World2, width: u32, height: u32) {
         self.bounds = scene_bounds(world);
         let (center, zoom) = frame_2d(&self.bounds, width, height);
+        self.camera.look_at(v2(&center), zoom);
+        self.framing = (center, zoom);
+        self.size = (width, height);
+    }
+
+    /// Centres the camera on a followed body (see [`chase_2d`]) in a `width` x `height`
+    /// viewport. `blend` in `(0, 1]` is how far to move from the present view: 1 frames
+    /// the body exactly; less (a window, each frame) eases the centre towards it and
+    /// leaves the zoom to the mouse.
+    pub fn follow(&mut self, f: &Followed<2>, blend: Real, width: u32, height: u32) {
+        let (center, zoom) = chase_2d(&f.center, f.radius, width, height);
+        let (center, zoom) = if blend >= 1.0 {
+            (center, zoom)
+        } else {
+            let now = self.camera.at();
+            let now = Vector2::new(now.x, now.y);
+            (
+                now + (center - now) * blend.clamp(0.0, 1.0),
+                self.camera.zoom(),
+            )
+        };
         self.camera.look_at(v2(&center), zoom);
         self.framing = (center, zoom);
         self.size = (width, height);
@@ -98,13 +129,39 @@ impl View2 {
     pub fn sync(&mut self, world: &World2, fired: &[BodyHandle], overlays: &Overlays) {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
         self.frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, c).map(|b| nodes.push(b)).is_some()
+            make_batch(root, clip, c.shape(), c.world_pose())
+                .map(|b| nodes.push(b))
+                .is_some()
         });
-        for (batch, instances) in self.nodes.iter_mut().zip(&self.frame) {
-            let data: Vec<InstanceData2d> = instances.iter().map(instance).collect();
-            batch.node.set_visible(!data.is_empty());
-            batch.node.set_instances(&data);
+        set_instances(&mut self.nodes, &self.frame);
+    }
+
+    /// Draws a controller's `parts` at `poses` ((part index, world pose) pairs) this
+    /// frame; each distinct shape is filled on the first call.
+    pub fn sync_parts(&mut self, parts: &[Part<2>], poses: &[(usize, Pose2)]) {
+        if self.part_slots.len() != parts.len() {
+            let (root, clip, nodes) = (&mut self.root, &self.clip, &mut self.part_nodes);
+            let mut cache = ShapeCache::<2, Option<usize>>::new();
+            self.part_slots = parts
+                .iter()
+                .map(|p| {
+                    cache.get_or_insert_with(&p.shape, || {
+                        nodes.push(make_batch(root, clip, &p.shape, &Pose2::identity())?);
+                        Some(nodes.len() - 1)
+                    })
+                })
+                .collect();
         }
+        let mut frame = vec![Vec::new(); self.part_nodes.len()];
+        for (i, pose) in poses {
+            if let (Some(Some(b)), Some(p)) = (self.part_slots.get(*i), parts.get(*i)) {
+                frame[*b].push(Instance {
+                    pose: *pose,
+                    color: p.color,
+                });
+            }
+        }
+        set_instances(&mut self.part_nodes, &frame);
     }
 
     /// Queues the outlines and overlays for this frame.
@@ -157,9 +214,24 @@ impl View2 {
     }
 }
 
-/// The filled kiss3d object drawing `c`'s shape, or `None` when it has no inside.
-fn make_batch(root: &mut SceneNode2d, clip: &Aabb<2>, c: &Collider<2>) -> Option<Batch> {
-    let f = fill_2d(c.shape(), &local_clip(clip, c.world_pose()))?;
+/// Gives each batch its instances of this frame (hidden when it has none).
+fn set_instances(nodes: &mut [Batch], frame: &[Vec<Instance<2>>]) {
+    for (batch, instances) in nodes.iter_mut().zip(frame) {
+        let data: Vec<InstanceData2d> = instances.iter().map(instance).collect();
+        batch.node.set_visible(!data.is_empty());
+        batch.node.set_instances(&data);
+    }
+}
+
+/// The filled kiss3d object drawing `shape` of a collider at `world_pose`, or `None`
+/// when it has no inside.
+fn make_batch(
+    root: &mut SceneNode2d,
+    clip: &Aabb<2>,
+    shape: &Shape2,
+    world_pose: &Pose2,
+) -> Option<Batch> {
+    let f = fill_2d(shape, &local_clip(clip, world_pose))?;
     let vertices = f.vertices.iter().map(v2).collect();
     let mesh = GpuMesh2d::new(vertices, f.triangles, None, false);
     let mut node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec2::ONE);

@@ -5,16 +5,22 @@
 //! Half-spaces (the usual ground) are drawn as a wide flat slab; if the scene
 //! has no static collider at all, a floor slab is put under it so the eye has
 //! a reference.
+//!
+//! A controller's parts (wheels) are drawn the same way, batched by distinct
+//! shape; when it names a body to follow, a chase camera follows it.
 
 use crate::batches::{Batches, Instance};
-use crate::framing::{clip_box, frame_3d, project_box_3d, scene_bounds};
+use crate::controller::Part;
+use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds};
 use crate::input::Overlays;
-use crate::meshing::{local_clip, mesh_3d};
+use crate::meshing::{local_clip, mesh_3d, ShapeCache};
 use crate::overlay::overlay_geometry;
 use crate::palette;
+use crate::sim::Followed;
 use fathom_math::{Aabb, Pose3, Real, Vector3};
+use fathom_sdf::Shape3;
 use fathom_sdf::{Sdf, ShapeKind};
-use fathom_world::{BodyHandle, BodyKind, Collider, World3};
+use fathom_world::{BodyHandle, BodyKind, World3};
 use glamx::{Mat3, Quat, Vec2, Vec3};
 use kiss3d::camera::{Camera3d, OrbitCamera3d};
 use kiss3d::light::Light;
@@ -47,6 +53,14 @@ pub struct View3 {
     pub camera: OrbitCamera3d,
     batches: Batches<3>,
     nodes: Vec<Batch>,
+    /// The controller's parts: per part, its batch in `part_nodes` (`None`: nothing to
+    /// draw); one batch per distinct shape.
+    part_slots: Vec<Option<usize>>,
+    part_nodes: Vec<Batch>,
+    /// The yaw the chase camera was last given, to tell the mouse's turns from its own.
+    chase_yaw: Option<Real>,
+    /// How far the mouse has turned the chase camera round the followed body, radians.
+    chase_offset: Real,
     clip: Aabb<3>,
     bounds: Aabb<3>,
 }
@@ -69,6 +83,10 @@ impl View3 {
             camera,
             batches: Batches::default(),
             nodes: Vec::new(),
+            part_slots: Vec::new(),
+            part_nodes: Vec::new(),
+            chase_yaw: None,
+            chase_offset: 0.0,
             clip,
             bounds,
         };
@@ -81,6 +99,30 @@ impl View3 {
         self.bounds = scene_bounds(world);
         let (eye, at) = frame_3d(&self.bounds, width as Real / height.max(1) as Real);
         self.camera.look_at(v3(&eye), v3(&at));
+    }
+
+    /// Points the camera at a followed body (see [`chase_3d`]). `blend` in `(0, 1]` is
+    /// how far to move from the present view: 1 puts the camera exactly at the chase
+    /// view; less (a window, each frame) eases the target and the heading towards it,
+    /// keeping the turn round the body, the height and the distance the mouse gave.
+    pub fn follow(&mut self, f: &Followed<3>, blend: Real) {
+        let (eye, at) = chase_3d(&f.center, &f.forward, f.radius);
+        if blend >= 1.0 {
+            self.camera.look_at(v3(&eye), v3(&at));
+            self.chase_yaw = Some(self.camera.yaw());
+            self.chase_offset = 0.0;
+            return;
+        }
+        let blend = blend.clamp(0.0, 1.0);
+        let now = self.camera.at();
+        self.camera.set_at(now + (v3(&at) - now) * blend);
+        let yaw = self.camera.yaw();
+        // What the mouse turned since the last frame stays as an offset.
+        self.chase_offset += self.chase_yaw.map_or(0.0, |set| wrap_angle(yaw - set));
+        // The orbit camera's yaw of the chase eye (as `look_at` measures it).
+        let target = (eye.z - at.z).atan2(eye.x - at.x) + self.chase_offset;
+        self.camera.set_yaw(yaw + wrap_angle(target - yaw) * blend);
+        self.chase_yaw = Some(self.camera.yaw());
     }
 
     /// The framed bounds (bounded colliders only; see [`scene_bounds`]).
@@ -100,18 +142,42 @@ impl View3 {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
         let radius = self.bounds.radius();
         let frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, radius, c)
+            make_batch(root, clip, radius, c.shape(), c.world_pose())
                 .map(|b| nodes.push(b))
                 .is_some()
         });
-        for (batch, instances) in self.nodes.iter_mut().zip(&frame) {
-            let data: Vec<InstanceData3d> = instances
+        set_instances(&mut self.nodes, &frame);
+    }
+
+    /// Draws a controller's `parts` at `poses` ((part index, world pose) pairs) this
+    /// frame. The parts are meshed on the first call, once per distinct shape, in
+    /// detail (they are meshed for their own size, not the scene's).
+    pub fn sync_parts(&mut self, parts: &[Part<3>], poses: &[(usize, Pose3)]) {
+        if self.part_slots.len() != parts.len() {
+            let (root, clip, nodes) = (&mut self.root, &self.clip, &mut self.part_nodes);
+            let mut cache = ShapeCache::<3, Option<usize>>::new();
+            self.part_slots = parts
                 .iter()
-                .map(|i| instance(i, &batch.local))
+                .map(|p| {
+                    cache.get_or_insert_with(&p.shape, || {
+                        let size = p.shape.bounds().radius();
+                        let b = make_batch(root, clip, size, &p.shape, &Pose3::identity())?;
+                        nodes.push(b);
+                        Some(nodes.len() - 1)
+                    })
+                })
                 .collect();
-            batch.node.set_visible(!data.is_empty());
-            batch.node.set_instances(&data);
         }
+        let mut frame = vec![Vec::new(); self.part_nodes.len()];
+        for (i, pose) in poses {
+            if let (Some(Some(b)), Some(p)) = (self.part_slots.get(*i), parts.get(*i)) {
+                frame[*b].push(Instance {
+                    pose: *pose,
+                    color: p.color,
+                });
+            }
+        }
+        set_instances(&mut self.part_nodes, &frame);
     }
 
     /// Queues the overlay lines and points for this frame.
@@ -149,16 +215,34 @@ impl View3 {
     }
 }
 
-/// The kiss3d object drawing `c`'s shape (in the body colour of each instance), meshed
-/// for a scene of radius `scene_radius`, or `None` when the shape has no inside. A
-/// half-space is drawn as a wide flat slab whose top face is its plane.
+/// `a` wrapped into `[-pi, pi)`.
+fn wrap_angle(a: Real) -> Real {
+    use std::f32::consts::{PI, TAU};
+    (a + PI).rem_euclid(TAU) - PI
+}
+
+/// Gives each batch its instances of this frame (hidden when it has none).
+fn set_instances(nodes: &mut [Batch], frame: &[Vec<Instance<3>>]) {
+    for (batch, instances) in nodes.iter_mut().zip(frame) {
+        let data: Vec<InstanceData3d> = instances
+            .iter()
+            .map(|i| instance(i, &batch.local))
+            .collect();
+        batch.node.set_visible(!data.is_empty());
+        batch.node.set_instances(&data);
+    }
+}
+
+/// The kiss3d object drawing `shape` (in the colour of each instance) of a collider at
+/// `world_pose`, meshed for a scene of radius `scene_radius`, or `None` when the shape
+/// has no inside. A half-space is drawn as a wide flat slab whose top face is its plane.
 fn make_batch(
     root: &mut SceneNode3d,
     clip: &Aabb<3>,
     scene_radius: Real,
-    c: &Collider<3>,
+    shape: &Shape3,
+    world_pose: &Pose3,
 ) -> Option<Batch> {
-    let shape = c.shape();
     let (mut node, local) = if let ShapeKind::HalfSpace { normal, offset } = shape.kind() {
         let size = clip.extents().max();
         let t = size * SLAB_THICKNESS;
@@ -169,7 +253,7 @@ fn make_batch(
         let local = Pose3::from_parts(Translation3::from(n * (offset - 0.5 * t)), turn);
         (root.add_cube(size, t, size), local)
     } else {
-        let m = mesh_3d(shape, &local_clip(clip, c.world_pose()), scene_radius)?;
+        let m = mesh_3d(shape, &local_clip(clip, world_pose), scene_radius)?;
         let vertices = m.vertices.iter().map(v3).collect();
         let mesh = GpuMesh3d::new(vertices, m.triangles, None, None, false);
         let node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);

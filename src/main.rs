@@ -46,6 +46,10 @@ enum Command {
         /// Frames to step before the screenshot.
         #[arg(long, default_value_t = 120)]
         frames: u32,
+        /// With --screenshot: also write where each body (with a bounded shape) is in the
+        /// picture, as JSON: its pixel box, colour and whether it is dynamic.
+        #[arg(long, value_name = "FILE.json", requires = "screenshot")]
+        layout: Option<PathBuf>,
     },
     /// List the shipped scenes.
     Scenes,
@@ -84,12 +88,16 @@ fn main() -> ExitCode {
             scene,
             screenshot,
             frames,
-        }) => view(
-            scene.as_deref().unwrap_or(DEFAULT_SCENE),
-            screenshot,
-            frames,
-        ),
-        None => view(DEFAULT_SCENE, None, 0),
+            layout,
+        }) => {
+            let shot = screenshot.map(|png| Shot {
+                png,
+                frames,
+                layout,
+            });
+            view(scene.as_deref().unwrap_or(DEFAULT_SCENE), shot)
+        }
+        None => view(DEFAULT_SCENE, None),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -103,13 +111,29 @@ fn main() -> ExitCode {
 /// The shipped driving scene (`scenes/driving.ron`), last in the window's scene list.
 const DRIVING_SCENE: &str = "driving";
 
+/// What `fathom view --screenshot` asks for.
+struct Shot {
+    /// The PNG to write.
+    png: PathBuf,
+    /// Frames (steps) before the picture.
+    frames: u32,
+    /// Where to write the bodies' places in the picture (JSON), if anywhere.
+    layout: Option<PathBuf>,
+}
+
 /// Opens the viewer on `arg`, renders a screenshot, or (without a display)
 /// says so in one line and runs the scene headless instead.
-fn view(arg: &str, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
+fn view(arg: &str, shot: Option<Shot>) -> Result<(), String> {
     let named = view_scene(arg)?;
-    if let Some(path) = screenshot {
-        fathom_viewer::screenshot(&named, frames, &path).map_err(|e| e.to_string())?;
-        println!("wrote {}", path.display());
+    if let Some(shot) = shot {
+        let capture =
+            fathom_viewer::screenshot(&named, shot.frames, &shot.png).map_err(|e| e.to_string())?;
+        println!("wrote {}", shot.png.display());
+        if let Some(path) = shot.layout {
+            let json = serde_json::to_string(&capture.bodies).map_err(|e| e.to_string())?;
+            std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
         return Ok(());
     }
     if let Err(reason) = fathom_viewer::display_available() {

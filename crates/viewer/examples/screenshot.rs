@@ -36,8 +36,9 @@ fn main() -> ExitCode {
     };
     let result = pick(scene).and_then(|s| screenshot(&s, frames, out));
     match result {
-        Ok(()) => {
-            println!("wrote {out} ({scene}, {frames} frames)");
+        Ok(shot) => {
+            let bodies = shot.bodies.len();
+            println!("wrote {out} ({scene}, {frames} frames, {bodies} bodies in view)");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -93,12 +93,13 @@ pub struct Capture {
 }
 
 /// Steps `scene` `frames` times and writes the last frame to a PNG at `path` (1280 x 720,
-/// with the status text). Needs no display.
+/// with the status text). Needs no display. Returns the frame (its picture, and where
+/// each body is in it).
 pub fn screenshot(
     scene: &NamedScene,
     frames: u32,
     path: impl AsRef<Path>,
-) -> Result<(), ViewerError> {
+) -> Result<Capture, ViewerError> {
     screenshot_with(scene, frames, path, &OffscreenOptions::default())
 }
 
@@ -108,7 +109,7 @@ pub fn screenshot_with(
     frames: u32,
     path: impl AsRef<Path>,
     opts: &OffscreenOptions,
-) -> Result<(), ViewerError> {
+) -> Result<Capture, ViewerError> {
     let path = path.as_ref();
     let mut shots = render_offscreen(scene, opts, &[frames])?;
     let shot = shots.pop().expect("one frame was asked for");
@@ -117,7 +118,8 @@ pub fn screenshot_with(
         .map_err(|e| ViewerError::Image {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+    Ok(shot)
 }
 
 /// Renders `scene` at each frame number in `frames` (steps taken before it; 0 is the

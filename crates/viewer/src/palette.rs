@@ -4,7 +4,7 @@
 //! tinted towards blue-grey when that overlay is on.
 
 /// A linear RGB colour, components in `[0, 1]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rgb {
     /// Red.
     pub r: f32,

@@ -273,7 +273,7 @@ impl Stage {
 
     /// For each body of the world, its colour and the pixel box (origin top left) of its
     /// bounded colliders' world boxes as the camera saw them at creation. Unbounded bodies
-    /// (a half-space ground) are left out.
+    /// (a half-space ground) and bodies wholly behind the camera are left out.
     pub fn body_boxes(&self) -> Vec<BodyBox> {
         match &self.active {
             Active::Two(s, v) => collect_boxes(s, |b| v.project_box(b)),
@@ -282,8 +282,8 @@ impl Stage {
     }
 }
 
-/// Where a body appears in an image.
-#[derive(Clone, Debug, PartialEq)]
+/// Where a body appears in an image (serde: `fathom view --layout` writes these as JSON).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BodyBox {
     /// The body.
     pub body: BodyHandle,
@@ -297,7 +297,8 @@ pub struct BodyBox {
     pub max: [f32; 2],
 }
 
-/// The pixel box and colour of every body with a bounded shape, by `project`.
+/// The pixel box and colour of every body with a bounded shape, by `project`; bodies
+/// wholly behind a 3D camera (no finite box) are left out.
 pub(crate) fn collect_boxes<const D: usize>(
     sim: &Simulation<D>,
     project: impl Fn(&Aabb<D>) -> ([f32; 2], [f32; 2]),
@@ -320,6 +321,10 @@ where
             continue;
         }
         let (min, max) = project(&aabb);
+        if !min.iter().chain(&max).all(|v| v.is_finite()) {
+            // Wholly behind the camera: not in the picture.
+            continue;
+        }
         let color = crate::batches::body_color(world, h, sim.fired(), &Overlays::default());
         out.push(BodyBox {
             body: h,

@@ -2,8 +2,8 @@
 //! drops to zero), a ball thrown at it wakes it, game calls and joints wake islands,
 //! and sleeping can be switched off. Written once for 2D and 3D.
 //!
-//! The pile is two columns of stacked capsules on a half-space: box-on-box and
-//! crossed-capsule manifolds are still being reworked in the narrowphase.
+//! Two piles: two columns of stacked capsules on a half-space (the wake tests use
+//! its two islands), and a heap of jumbled boxes that must find its own rest.
 
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
 use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, JointDesc, Shape, World, WorldSettings};
@@ -256,4 +256,74 @@ where
 fn sleeping_can_be_switched_off() {
     sleeping_can_be_disabled::<2>();
     sleeping_can_be_disabled::<3>();
+}
+
+/// A heap, not a stack: boxes dropped in a jumble (each turned a different way) land
+/// on each other, come to rest and sleep, and then cost the solver nothing.
+///
+/// Boxes only: with capsules lying among them (capsule against box goes through the
+/// field search, not a closed form) a 2D heap still creeps at a few mm/s after 10 s
+/// and never sleeps.
+fn heap_sleeps<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    ground(&mut w);
+    let cube = Shape::<D>::cuboid(Vector::<D>::repeat(0.25)).unwrap();
+    let mut bodies = Vec::new();
+    let layers = if D == 2 { 6 } else { 4 };
+    let across: &[Real] = if D == 2 { &[0.0] } else { &[-0.45, 0.45] };
+    for layer in 0..layers {
+        for (k, &z) in across.iter().enumerate() {
+            for (j, x) in [-0.9, 0.0, 0.9].into_iter().enumerate() {
+                let i = layer * 6 + k * 3 + j;
+                // Each box turned by its own angle about its own axis (a jumble).
+                let angle = 0.3 + 0.7 * i as Real;
+                let towards = v::<D>(0.2 * (i % 3) as Real, 1.0, 0.5 * ((i + 1) % 2) as Real);
+                let raw = Space::<D>::cross(&v::<D>(1.0, 0.0, 0.0), &towards);
+                let turn: AngVector<D> = raw * (angle / Space::<D>::ang_norm(&raw));
+                let p = v::<D>(x + 0.05 * layer as Real, 0.5 + 0.9 * layer as Real, z);
+                let c = ColliderDesc::new(cube.clone()).friction(0.7);
+                bodies.push(
+                    w.add_body(&BodyDesc::dynamic().position(p).rotation(turn).collider(c))
+                        .unwrap(),
+                );
+            }
+        }
+    }
+    // The heap lands within a second and settles; sleeping needs half a second of calm.
+    let slept = step_until_asleep(&mut w, 600);
+    assert!(
+        slept.is_some(),
+        "D={D}: the heap of {} bodies never slept in 10 s ({} awake)",
+        bodies.len(),
+        w.awake_body_count()
+    );
+    w.step();
+    assert_eq!(
+        w.solved_body_count(),
+        0,
+        "D={D}: a sleeping heap was solved"
+    );
+    // It is a heap: bodies rest on bodies, not all on the ground.
+    let highest = bodies
+        .iter()
+        .map(|h| w.body(*h).unwrap().position()[1])
+        .fold(Real::MIN, Real::max);
+    assert!(
+        highest > 0.6,
+        "D={D}: the heap is flat (highest centre {highest} m)"
+    );
+    assert!(
+        w.max_penetration() < 0.01,
+        "D={D}: bodies rest 1 cm or more inside each other ({})",
+        w.max_penetration()
+    );
+}
+
+#[test]
+fn heap_of_jumbled_boxes_comes_to_rest_and_sleeps() {
+    heap_sleeps::<2>();
+    heap_sleeps::<3>();
 }

@@ -150,6 +150,30 @@ mod tests {
     }
 
     #[test]
+    fn driving_help_lists_the_driving_keys_and_pause_is_not_one_of_them() {
+        let help = help_lines(true).join(" ");
+        for key in [
+            "W / up",
+            "S / down",
+            "A D / left right",
+            "space handbrake",
+            "P pause",
+        ] {
+            assert!(help.contains(key), "{key} missing from {help}");
+        }
+        assert_eq!(help_lines(false), &HELP);
+        // In a driven scene the driving keys are the car's: pause, step and scene switching
+        // must stay reachable on other keys.
+        for c in [Command::TogglePause, Command::Step, Command::NextScene] {
+            let reachable = [Key::P, Key::Period, Key::PageDown, Key::PageUp]
+                .into_iter()
+                .filter(|k| !crate::DriveKeys::is_drive_key(*k))
+                .any(|k| command_for(k) == Some(c));
+            assert!(reachable, "{c:?}");
+        }
+    }
+
+    #[test]
     fn overlays_toggle() {
         let mut o = Overlays::default();
         assert!(o.apply(Command::ToggleContacts));

@@ -197,13 +197,23 @@ fn parse_unvalidated(text: &str, prefer_2d: bool) -> Result<AnyScene, SceneError
     }
 }
 
-/// Whether the text's first item (after blank lines, `//` comments and `#![...]`
-/// attributes) is a `Scene2D` or `Scene3D` wrapper.
-fn is_wrapped(text: &str) -> bool {
+/// The text's first line that is not blank, a `//` comment or a `#![...]` attribute.
+fn first_item(text: &str) -> Option<&str> {
     text.lines()
         .map(str::trim)
         .find(|l| !(l.is_empty() || l.starts_with("//") || l.starts_with("#!")))
-        .is_some_and(|l| l.starts_with("Scene2D") || l.starts_with("Scene3D"))
+}
+
+/// Whether the text's first item is a `Scene2D` or `Scene3D` wrapper.
+fn is_wrapped(text: &str) -> bool {
+    first_item(text).is_some_and(|l| l.starts_with("Scene2D") || l.starts_with("Scene3D"))
+}
+
+/// Whether the text is a driving scene (its first item is `DrivingScene(...)`): a file of
+/// another format, not a malformed scene. Only this known format is recognised, so a
+/// misspelt wrapper is still reported as an error.
+fn is_driving_scene(text: &str) -> bool {
+    first_item(text).is_some_and(|l| l.starts_with("DrivingScene"))
 }
 
 fn load_shape_files(scene: &mut AnyScene, base: &Path, path: &Path) -> Result<(), ViewerError> {
@@ -235,8 +245,10 @@ where
     Ok(())
 }
 
-/// Loads every `*.ron` file of a folder, sorted by file name (so number keys are stable).
-/// The first file that fails stops the load with its error.
+/// Loads every `*.ron` scene file of a folder, sorted by file name (so number keys are
+/// stable). Driving scene files (`DrivingScene(...)`, another format, which needs its
+/// vehicle: see [`NamedScene::driving`]) are skipped; the first scene file that fails
+/// stops the load with its error.
 pub fn load_scene_dir(dir: impl AsRef<Path>) -> Result<Vec<NamedScene>, ViewerError> {
     let dir = dir.as_ref();
     let io = |e: std::io::Error| ViewerError::Io {
@@ -249,6 +261,7 @@ pub fn load_scene_dir(dir: impl AsRef<Path>) -> Result<Vec<NamedScene>, ViewerEr
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
     paths.sort();
+    paths.retain(|p| std::fs::read_to_string(p).map_or(true, |text| !is_driving_scene(&text)));
     paths.iter().map(load_scene).collect()
 }
 

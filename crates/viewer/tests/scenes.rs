@@ -25,6 +25,12 @@ fn a_folder_of_2d_and_3d_scenes_loads_sorted_with_dimensions() {
     )
     .unwrap();
     std::fs::write(dir.join("notes.txt"), "not a scene").unwrap();
+    // Another format (a driving scene) in the folder is skipped, not an error.
+    std::fs::write(
+        dir.join("c_driving.ron"),
+        "// a car\nDrivingScene(scene: (bodies: []))\n",
+    )
+    .unwrap();
     let scenes = load_scene_dir(&dir).unwrap();
     let names: Vec<&str> = scenes.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["a_pyramid", "b_pegs"]);

@@ -258,7 +258,7 @@ fn load_scene(arg: &str) -> Result<(String, SceneFile), String> {
     if let Some(demo) = demo_scene(arg) {
         return Ok((name, (demo.build)()));
     }
-    let names: Vec<&str> = DEMO_SCENES.iter().map(|s| s.name).collect();
+    let names = shipped_scene_names();
     Err(format!(
         "no scene file or shipped scene named `{arg}`; shipped scenes: {}",
         names.join(", ")

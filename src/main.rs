@@ -225,6 +225,9 @@ fn list_scenes() {
     for s in DEMO_SCENES {
         println!("{:<14} {}", s.name, s.description);
     }
+    println!(
+        "{DRIVING_SCENE:<14} a car on sphere-cast wheels over SDF terrain (scripted; WASD in the viewer)"
+    );
 }
 
 /// Folder of the shipped scene files (next to the package, or `./scenes`).

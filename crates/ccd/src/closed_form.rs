@@ -109,15 +109,7 @@ where
     } else {
         fallback_normal
     };
-    let gap = len - ra - rb;
-    Separation {
-        lower: gap,
-        upper: gap,
-        point_a: pa + normal * ra,
-        point_b: pb - normal * rb,
-        normal,
-        evals: 1,
-    }
+    exact(len - ra - rb, pa + normal * ra, pb - normal * rb, normal)
 }
 
 /// Two round segments: the closest points of their cores (Ericson, Real-Time
@@ -191,14 +183,27 @@ where
     // The normal from A towards B points out of the plane's solid, reversed: -n.
     let gap = n.dot(&low) - radius - plane;
     let point_a = low - n * radius;
-    Some(Separation {
+    Some(exact(gap, point_a, point_a - n * gap, -n))
+}
+
+/// An exact separation `gap` with its witnesses and the normal from A towards B.
+fn exact<const D: usize>(
+    gap: Real,
+    point_a: Vector<D>,
+    point_b: Vector<D>,
+    normal: Vector<D>,
+) -> Separation<D>
+where
+    Space<D>: Dim<D>,
+{
+    Separation {
         lower: gap,
         upper: gap,
         point_a,
-        point_b: point_a - n * gap,
-        normal: -n,
+        point_b,
+        normal,
         evals: 1,
-    })
+    }
 }
 
 /// A ball (`a`) against a box (`b`): the box's closest point to the centre.
@@ -233,14 +238,12 @@ where
     let n_world = pose_b.transform_vector(&face_n);
     // Normal from A towards B: into the box, against the face normal.
     let gap = -depth - radius;
-    Some(Separation {
-        lower: gap,
-        upper: gap,
-        point_a: centre - n_world * radius,
-        point_b: centre + n_world * depth,
-        normal: -n_world,
-        evals: 1,
-    })
+    Some(exact(
+        gap,
+        centre - n_world * radius,
+        centre + n_world * depth,
+        -n_world,
+    ))
 }
 
 #[cfg(test)]

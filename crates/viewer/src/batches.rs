@@ -8,6 +8,7 @@
 //! no GPU) made a 385-box pyramid take 13 s a frame; one instanced object per
 //! shape draws it in one call.
 
+use crate::controller::Part;
 use crate::input::Overlays;
 use crate::meshing::ShapeCache;
 use crate::palette::{self, Rgb};
@@ -25,6 +26,29 @@ where
     pub pose: Pose<D>,
     /// The colour it is drawn in.
     pub color: Rgb,
+}
+
+/// A controller's parts as drawn this frame, per batch: part `i` at `pose` goes to batch
+/// `slots[i]` (of `batches`) in the part's colour; parts with no batch or no slot are skipped.
+pub fn part_frame<const D: usize>(
+    slots: &[Option<usize>],
+    batches: usize,
+    parts: &[Part<D>],
+    poses: &[(usize, Pose<D>)],
+) -> Vec<Vec<Instance<D>>>
+where
+    Space<D>: Dim<D>,
+{
+    let mut frame = vec![Vec::new(); batches];
+    for (i, pose) in poses {
+        if let (Some(Some(b)), Some(p)) = (slots.get(*i), parts.get(*i)) {
+            frame[*b].push(Instance {
+                pose: *pose,
+                color: p.color,
+            });
+        }
+    }
+    frame
 }
 
 /// Which batch (a distinct shape) draws each collider.

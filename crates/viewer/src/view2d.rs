@@ -4,7 +4,7 @@
 //! following the body a controller names). A controller's parts are filled
 //! the same way.
 
-use crate::batches::{Batches, Instance};
+use crate::batches::{part_frame, Batches, Instance};
 use crate::controller::Part;
 use crate::framing::{chase_2d, clip_box, frame_2d, project_box_2d, scene_bounds};
 use crate::input::Overlays;
@@ -152,15 +152,7 @@ impl View2 {
                 })
                 .collect();
         }
-        let mut frame = vec![Vec::new(); self.part_nodes.len()];
-        for (i, pose) in poses {
-            if let (Some(Some(b)), Some(p)) = (self.part_slots.get(*i), parts.get(*i)) {
-                frame[*b].push(Instance {
-                    pose: *pose,
-                    color: p.color,
-                });
-            }
-        }
+        let frame = part_frame(&self.part_slots, self.part_nodes.len(), parts, poses);
         set_instances(&mut self.part_nodes, &frame);
     }
 

@@ -9,7 +9,7 @@
 //! A controller's parts (wheels) are drawn the same way, batched by distinct
 //! shape; when it names a body to follow, a chase camera follows it.
 
-use crate::batches::{Batches, Instance};
+use crate::batches::{part_frame, Batches, Instance};
 use crate::controller::Part;
 use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds};
 use crate::input::Overlays;
@@ -168,15 +168,7 @@ impl View3 {
                 })
                 .collect();
         }
-        let mut frame = vec![Vec::new(); self.part_nodes.len()];
-        for (i, pose) in poses {
-            if let (Some(Some(b)), Some(p)) = (self.part_slots.get(*i), parts.get(*i)) {
-                frame[*b].push(Instance {
-                    pose: *pose,
-                    color: p.color,
-                });
-            }
-        }
+        let frame = part_frame(&self.part_slots, self.part_nodes.len(), parts, poses);
         set_instances(&mut self.part_nodes, &frame);
     }
 

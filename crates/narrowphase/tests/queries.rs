@@ -319,3 +319,35 @@ fn bad_input_is_a_typed_error_2d() {
 fn bad_input_is_a_typed_error_3d() {
     bad_input_is_a_typed_error::<3>();
 }
+
+/// Found by the narrowphase fuzz target: a ball minus itself (a solid of no volume, whose
+/// field is zero on the sphere) against the same ball at the same pose. The field says
+/// they touch (separation exactly 0): `intersects` said yes and `penetration` said no
+/// overlap. Both now say they touch, with a depth of zero.
+fn touching_shapes_agree<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let ball = Shape::<D>::ball(0.05).unwrap();
+    let empty = ball.clone().difference(ball.clone());
+    let pose = at::<D>(-2.0, -2.0);
+    let opts = ContactOptions::default();
+    let hit = intersects(&empty, &pose, &ball, &pose, &opts).unwrap();
+    let deepest = penetration(&empty, &pose, &ball, &pose, &opts)
+        .unwrap()
+        .deepest;
+    assert_eq!(hit.intersecting, deepest.is_some(), "{D}D: {deepest:?}");
+    if let Some(d) = deepest {
+        assert_eq!(d.depth, 0.0, "{D}D: a solid of no volume has no depth");
+    }
+}
+
+#[test]
+fn touching_shapes_agree_2d() {
+    touching_shapes_agree::<2>();
+}
+
+#[test]
+fn touching_shapes_agree_3d() {
+    touching_shapes_agree::<3>();
+}

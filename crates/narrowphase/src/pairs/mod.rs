@@ -64,8 +64,11 @@ pub(crate) struct Closest<const D: usize> {
 }
 
 impl<const D: usize> Closest<D> {
+    /// The deepest point when the shapes touch or overlap: `separation <= 0`, the same
+    /// test as `intersects`, so that touching shapes (an empty CSG solid's surface against
+    /// a ball, found by the fuzzer) give a depth of zero rather than "no overlap".
     pub fn penetration(&self) -> Option<Deepest<D>> {
-        (self.separation < 0.0).then_some(Deepest {
+        (self.separation <= 0.0).then_some(Deepest {
             depth: -self.separation,
             normal: self.normal,
             point_a: self.point_a,

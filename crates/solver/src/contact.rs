@@ -16,6 +16,9 @@
 
 use crate::body::SolverBody;
 use crate::softness::Softness;
+
+/// Mass ratio from which a dynamic pair's contact is as stiff as a static one's.
+pub const HEAVY_RATIO: Real = 10.0;
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
@@ -260,7 +263,13 @@ where
     pub fn prepare(&mut self, bodies: &[SolverBody<D>], ctx: &StepContext) {
         let (a, b) = (&bodies[self.body_a], &bodies[self.body_b]);
         self.tangents = Space::<D>::tangents(&self.normal);
-        self.softness = if a.inv_mass == 0.0 || b.inv_mass == 0.0 {
+        // A soft contact's spring is its effective mass times ω², and between a heavy and a
+        // light body that mass is the light one's: under the heavy body's weight it gives
+        // like a spring tuned to the light body (a 1000 kg ball sank 28 cm into a 1 kg one
+        // at 30 Hz). A body at least HEAVY_RATIO times heavier holds the light one almost
+        // like a static one does, so the pair gets the static contacts' stiffer spring.
+        let (light, heavy) = (a.inv_mass.max(b.inv_mass), a.inv_mass.min(b.inv_mass));
+        self.softness = if heavy == 0.0 || light >= HEAVY_RATIO * heavy {
             ctx.static_softness
         } else {
             ctx.contact_softness

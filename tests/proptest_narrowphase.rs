@@ -62,10 +62,9 @@ proptest! {
 
 /// Found by `narrowphase_invariants_2d`: a 2D ball of radius 0.05 minus a box that covers
 /// it (an empty solid), intersected with a union of boxes, against a box: `distance`
-/// reports -0.001 m, below the zero its docs promise for intersecting shapes, while
-/// `intersects` says they do not touch. The narrowphase belongs to the lead.
+/// reported -0.001 m, below the zero its docs promise for intersecting shapes, while
+/// `intersects` says they do not touch. Distances are now clamped at zero.
 #[test]
-#[ignore = "narrowphase: distance() returns -0.001 m for an empty CSG solid (lead's crate)"]
 fn distance_is_never_negative_regression() {
     let data = [
         33u8, 154, 88, 0, 0, 29, 0, 29, 0, 0, 20, 149, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 105, 0, 42, 0,

@@ -58,7 +58,26 @@ impl TriMesh {
                 });
             }
         }
+        if self.total_area() <= 0.0 {
+            // Triangles all on a line close up edge for edge and enclose nothing: a "solid"
+            // with no volume that a bake would turn into a shape of no inside.
+            return Err(SdfError::Invalid {
+                field: "indices",
+                reason: "every triangle has zero area".into(),
+            });
+        }
         Ok(())
+    }
+
+    /// The summed area of the triangles, square metres.
+    pub fn total_area(&self) -> f32 {
+        self.indices
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| self.vertices[i as usize]);
+                0.5 * (b - a).cross(&(c - a)).norm()
+            })
+            .sum()
     }
 
     /// Checks that the triangles make a closed, consistently oriented surface: every directed

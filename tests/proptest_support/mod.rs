@@ -167,7 +167,13 @@ where
             pen.deepest.map_or(0.0, |d| d.depth)
         ));
     }
-    let dist = distance(da, pose_a, db, pose_b, &opts).map_err(|e| e.to_string())?;
+    let dist = match distance(da, pose_a, db, pose_b, &opts) {
+        Ok(d) => d,
+        // A shape with no solid (a ball minus itself) has no distance: a typed refusal,
+        // which only a pair that does not overlap may get.
+        Err(NarrowphaseError::NoSolid) if !hit.intersecting => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
     // Finite, not necessarily >= 0: see `distance_is_never_negative_regression` in
     // tests/proptest_narrowphase.rs for the sign.
     if !dist.distance.is_finite() {

@@ -29,6 +29,10 @@ pub enum NarrowphaseError {
         /// Why it was rejected.
         reason: String,
     },
+    /// `distance` found no point inside one of the shapes: a shape with no solid (a ball
+    /// minus itself) is nowhere, so it has no distance to anything.
+    #[error("no distance: a shape has no solid (the search found no point inside it)")]
+    NoSolid,
     /// The pair of shape kinds has no query (for example two half-spaces).
     #[error("no narrowphase for {a:?} against {b:?}")]
     Unsupported {

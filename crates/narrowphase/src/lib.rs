@@ -92,6 +92,7 @@ where
 }
 
 /// The distance between the shapes with witness points (zero when they intersect).
+/// [`NarrowphaseError::NoSolid`] when a shape has no solid to measure from.
 pub fn distance<const D: usize>(
     a: &dyn Sdf<D>,
     pose_a: &Pose<D>,
@@ -164,14 +165,17 @@ pub fn distance_with<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    run(a, pose_a, b, pose_b, opts, |q, ctx| q.distance(ctx)).map(
-        |((distance, point_a, point_b), stats)| Distance {
-            distance,
-            point_a,
-            point_b,
-            stats,
-        },
-    )
+    let ((distance, point_a, point_b), stats) =
+        run(a, pose_a, b, pose_b, opts, |q, ctx| q.distance(ctx))?;
+    if !distance.is_finite() {
+        return Err(NarrowphaseError::NoSolid);
+    }
+    Ok(Distance {
+        distance,
+        point_a,
+        point_b,
+        stats,
+    })
 }
 
 /// [`contacts`] for any [`ShapeRef`].

@@ -304,10 +304,11 @@ where
         .unwrap()
         .manifolds
         .is_empty());
-    assert!(!distance(&Broken, &id, &a, &id, &ok)
-        .unwrap()
-        .distance
-        .is_nan());
+    // The search finds no point inside a field that is NaN everywhere: no solid, no distance.
+    assert_eq!(
+        distance(&Broken, &id, &a, &id, &ok).map(|d| d.distance),
+        Err(NarrowphaseError::NoSolid)
+    );
 }
 
 #[test]
@@ -350,4 +351,32 @@ fn touching_shapes_agree_2d() {
 #[test]
 fn touching_shapes_agree_3d() {
     touching_shapes_agree::<3>();
+}
+
+/// Found by the narrowphase fuzz target: a ball minus itself (a solid of no volume; its
+/// field is zero only on the sphere) turned against a capsule cut by a ball. No sample of
+/// the search lands on the sphere, so there is no point of A to measure from: the distance
+/// was `inf`. It is now a typed refusal (or, where a sample does land on the sphere, the
+/// finite distance from it).
+#[test]
+fn empty_solid_distance_is_finite_or_refused() {
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let ball = Shape::<3>::ball(0.05).unwrap();
+    let empty = ball.clone().difference(ball.clone());
+    let cut =
+        Shape::<3>::intersection(vec![Shape::<3>::capsule(0.05, 0.05).unwrap(), ball.clone()])
+            .unwrap();
+    let turn = UnitQuaternion::from_quaternion(Quaternion::new(
+        -0.0936936,
+        0.70398414,
+        -0.7040084,
+        8.869492e-5,
+    ));
+    let pose_a = Pose::<3>::from_parts(Translation3::new(-1.9976196, -2.0, -2.0), turn);
+    let pose_b = Pose::<3>::translation(-2.0, -2.0, -2.0);
+    let r = distance(&empty, &pose_a, &cut, &pose_b, &ContactOptions::default());
+    match r {
+        Ok(d) => assert!(d.distance.is_finite(), "{d:?}"),
+        Err(e) => assert_eq!(e, NarrowphaseError::NoSolid),
+    }
 }

@@ -2,10 +2,17 @@
 //! (5050 boxes), a 3D pyramid of boxes, a pile of 1000 balls in a box, and a
 //! 10-box tower. Each world is built and stepped a little first (so the
 //! measurement is of a scene in contact, not of bodies in free fall).
+//!
+//! Then every shipped demo scene (`scenes/*.ron`, joints included: the cradle,
+//! the chain and the doors) after one simulated second, and the ball pile again
+//! once it sleeps: what a sleeping island costs per step. Every world but that
+//! one is timed with sleeping off, so that it is timed awake.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use fathom::demo_scenes::DEMO_SCENES;
 use fathom::math::{Dim, Real, Space, Vector};
 use fathom::world::{BodyDesc, ColliderDesc, Shape, World};
+use fathom::SceneFile;
 use std::hint::black_box;
 
 fn up<const D: usize>() -> Vector<D> {
@@ -110,7 +117,21 @@ where
     w
 }
 
-fn bench_world<const D: usize>(c: &mut Criterion, name: &str, mut w: World<D>, warm_steps: usize)
+/// Steps `w` `warm_steps` times, then times single steps. Criterion steps the world
+/// thousands of times, so a scene that may sleep would be timed asleep: sleeping is switched
+/// off first (as in `benches/rapier_step.rs`); `bench_steps` times a world as it is.
+fn bench_world<const D: usize>(c: &mut Criterion, name: &str, w: World<D>, warm_steps: usize)
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = w;
+    let mut settings = w.settings().clone();
+    settings.sleep.enabled = false;
+    w.set_settings(settings).expect("valid settings");
+    bench_steps(c, name, w, warm_steps);
+}
+
+fn bench_steps<const D: usize>(c: &mut Criterion, name: &str, mut w: World<D>, warm_steps: usize)
 where
     Space<D>: Dim<D>,
 {
@@ -133,9 +154,34 @@ fn world_step(c: &mut Criterion) {
     bench_world(c, "world_step/tower_3d", tower::<3>(), 10);
 }
 
+/// Every shipped demo scene, loaded from its RON file, after a second of simulation.
+fn shipped_scenes(c: &mut Criterion) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes");
+    for scene in DEMO_SCENES {
+        let path = format!("{dir}/{}.ron", scene.name);
+        let file = SceneFile::from_ron_file(&path).expect("shipped scenes load");
+        let name = format!("shipped_scene/{}", scene.name);
+        match file {
+            SceneFile::Scene2D(s) => bench_world(c, &name, s.build().expect("builds"), 60),
+            SceneFile::Scene3D(s) => bench_world(c, &name, s.build().expect("builds"), 60),
+        }
+    }
+}
+
+/// The 1000-ball pile once every ball sleeps: the per-step cost of a sleeping island.
+fn sleeping_pile(c: &mut Criterion) {
+    let mut w = ball_pile();
+    let slept = (0..3000).find(|_| {
+        w.step();
+        w.awake_body_count() == 0
+    });
+    assert!(slept.is_some(), "the ball pile sleeps within 50 s");
+    bench_steps(c, "world_step/ball_pile_1000_asleep", w, 0);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = world_step
+    targets = world_step, shipped_scenes, sleeping_pile
 }
 criterion_main!(benches);

@@ -186,6 +186,18 @@ impl<const D: usize> Aabb<D> {
         s
     }
 
+    /// Corner `mask` of the box (`0..2^D`): bit `i` of `mask` picks the max side along
+    /// axis `i`, a clear bit the min side.
+    pub fn corner(&self, mask: usize) -> Vector<D> {
+        Vector::<D>::from_fn(|i, _| {
+            if mask >> i & 1 == 1 {
+                self.max[i]
+            } else {
+                self.min[i]
+            }
+        })
+    }
+
     /// The smallest axis-aligned box containing this box after it is moved by `pose`
     /// (the box is in the pose's local frame; the result is in the parent frame).
     pub fn transformed(&self, pose: &Pose<D>) -> Self
@@ -248,6 +260,16 @@ mod tests {
         assert_eq!(lo.merge(&hi), b);
         // radius is half the diagonal: sqrt(16 + 1 + 4) / 2
         assert!((b.radius() - (21.0f32).sqrt() / 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn corners_are_the_boxes_vertices() {
+        let b = Aabb::<3>::new(Vector3::new(-1.0, 0.0, 2.0), Vector3::new(1.0, 3.0, 5.0));
+        assert_eq!(b.corner(0), b.min);
+        assert_eq!(b.corner(7), b.max);
+        assert_eq!(b.corner(0b101), Vector3::new(1.0, 0.0, 5.0));
+        let all: Vec<_> = (0..8).map(|m| b.corner(m)).collect();
+        assert_eq!(Aabb::<3>::from_points(all.iter()), b);
     }
 
     #[test]

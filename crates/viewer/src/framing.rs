@@ -81,15 +81,10 @@ pub fn frame_3d(bounds: &Aabb<3>, aspect: Real) -> (Vector3, Vector3) {
     let tan_v = (FOV_Y * 0.5).tan();
     let tan_h = tan_v * aspect.max(0.1);
     let half = bounds.half_extents().map(|h| h.max(0.05));
+    let centred = Aabb::from_center_half_extents(Vector3::zeros(), half);
     let mut dist: Real = 0.0;
     for mask in 0..8 {
-        let p = Vector3::from_fn(|i, _| {
-            if mask >> i & 1 == 1 {
-                half[i]
-            } else {
-                -half[i]
-            }
-        });
+        let p = centred.corner(mask);
         let need = p.dot(&dir) + 1.1 * (p.dot(&right).abs() / tan_h).max(p.dot(&up).abs() / tan_v);
         dist = dist.max(need);
     }
@@ -186,14 +181,7 @@ pub fn project_box_3d(
     let mut lo = [Real::INFINITY; 2];
     let mut hi = [Real::NEG_INFINITY; 2];
     for mask in 0..8 {
-        let c = Vector3::from_fn(|i, _| {
-            if mask >> i & 1 == 1 {
-                b.max[i]
-            } else {
-                b.min[i]
-            }
-        });
-        if let Some(q) = project_3d(eye, at, &c, width, height) {
+        if let Some(q) = project_3d(eye, at, &b.corner(mask), width, height) {
             for i in 0..2 {
                 lo[i] = lo[i].min(q[i]);
                 hi[i] = hi[i].max(q[i]);
@@ -327,14 +315,7 @@ mod tests {
                 let (tan_v, tan_h) = ((FOV_Y * 0.5).tan(), (FOV_Y * 0.5).tan() * aspect);
                 let mut widest: Real = 0.0;
                 for mask in 0..8 {
-                    let c = Vector3::from_fn(|i, _| {
-                        if mask >> i & 1 == 1 {
-                            b.max[i]
-                        } else {
-                            b.min[i]
-                        }
-                    });
-                    let v = c - eye;
+                    let v = b.corner(mask) - eye;
                     let depth = -v.dot(&dir);
                     assert!(depth > 0.0, "corner behind the camera");
                     let (x, y) = (

@@ -85,20 +85,11 @@ where
 /// The edges of a box: `D * 2^(D-1)` segments (4 in 2D, 12 in 3D). Each joins a corner to
 /// the corner that differs from it in one coordinate, from its min side to its max side.
 pub fn box_edges<const D: usize>(b: &Aabb<D>) -> Vec<[Vector<D>; 2]> {
-    let corner = |mask: usize| {
-        Vector::<D>::from_fn(|i, _| {
-            if mask >> i & 1 == 1 {
-                b.max[i]
-            } else {
-                b.min[i]
-            }
-        })
-    };
     let mut edges = Vec::with_capacity(D << (D - 1));
     for mask in 0..1usize << D {
         for axis in 0..D {
             if mask >> axis & 1 == 0 {
-                edges.push([corner(mask), corner(mask | 1 << axis)]);
+                edges.push([b.corner(mask), b.corner(mask | 1 << axis)]);
             }
         }
     }

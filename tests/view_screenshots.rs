@@ -25,6 +25,7 @@
 use fathom::demo_scenes::DEMO_SCENES;
 use fathom::vehicle_scene::DrivingScene;
 use fathom_viewer::framing::text_band;
+use fathom_viewer::palette::{hue_distance, Rgb};
 use fathom_viewer::stage::BodyBox;
 use fathom_viewer::{body_layout, load_scene, probe_adapter, NamedScene, OffscreenOptions};
 use image::RgbImage;
@@ -164,40 +165,12 @@ fn background(img: &RgbImage) -> image::Rgb<u8> {
 /// Hue in degrees of a pixel, or `None` for greys, whites and darks (see
 /// [`MIN_SATURATION`]).
 fn hue(p: &image::Rgb<u8>) -> Option<f32> {
-    let [r, g, b] = p.0.map(|c| c as f32 / 255.0);
-    let max = r.max(g).max(b);
-    let chroma = max - r.min(g).min(b);
-    if max < 0.15 || chroma < MIN_SATURATION * max {
-        return None;
-    }
-    let h = if max == r {
-        ((g - b) / chroma).rem_euclid(6.0)
-    } else if max == g {
-        (b - r) / chroma + 2.0
-    } else {
-        (r - g) / chroma + 4.0
-    };
-    Some(h * 60.0)
-}
-
-fn srgb(c: f32) -> f32 {
-    if c <= 0.003_130_8 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
+    Rgb::from_u8(p.0).hue(MIN_SATURATION)
 }
 
 /// The hue a body of colour `c` shows in the picture (its colour is linear, the PNG sRGB).
 fn body_hue(b: &BodyBox) -> f32 {
-    let c = b.color;
-    let p = image::Rgb([srgb(c.r), srgb(c.g), srgb(c.b)].map(|x| (x * 255.0).round() as u8));
-    hue(&p).expect("palette colours are saturated")
-}
-
-fn hue_distance(a: f32, b: f32) -> f32 {
-    let d = (a - b).abs() % 360.0;
-    d.min(360.0 - d)
+    hue(&image::Rgb(b.color.to_srgb().to_u8())).expect("palette colours are saturated")
 }
 
 /// Pixel rectangle of a body box grown by `grow` pixels, clipped to the image.

@@ -39,6 +39,50 @@ impl Rgb {
     pub fn to_kiss(self) -> kiss3d::color::Color {
         kiss3d::color::Color::new(self.r, self.g, self.b, 1.0)
     }
+
+    /// A colour from 8-bit components (a pixel of a PNG).
+    pub fn from_u8(c: [u8; 3]) -> Self {
+        let [r, g, b] = c.map(|x| x as f32 / 255.0);
+        Self::new(r, g, b)
+    }
+
+    /// The colour encoded with the sRGB transfer curve: what a linear colour becomes in a
+    /// screenshot, where the tests look for it.
+    pub fn to_srgb(self) -> Self {
+        let encode = |c: f32| {
+            if c <= 0.003_130_8 {
+                12.92 * c
+            } else {
+                1.055 * c.powf(1.0 / 2.4) - 0.055
+            }
+        };
+        Self::new(encode(self.r), encode(self.g), encode(self.b))
+    }
+
+    /// Hue in degrees, `[0, 360)`; `None` for darks (brightest component under 0.15) and
+    /// greys and whites (chroma under `min_saturation` times the brightest component).
+    pub fn hue(self, min_saturation: f32) -> Option<f32> {
+        let (r, g, b) = (self.r, self.g, self.b);
+        let max = r.max(g).max(b);
+        let chroma = max - r.min(g).min(b);
+        if max < 0.15 || chroma < min_saturation * max {
+            return None;
+        }
+        let h = if max == r {
+            ((g - b) / chroma).rem_euclid(6.0)
+        } else if max == g {
+            (b - r) / chroma + 2.0
+        } else {
+            (r - g) / chroma + 4.0
+        };
+        Some(h * 60.0)
+    }
+}
+
+/// The angle between two hues, degrees, in `[0, 180]`.
+pub fn hue_distance(a: f32, b: f32) -> f32 {
+    let d = (a - b).abs() % 360.0;
+    d.min(360.0 - d)
 }
 
 /// Saturated, mutually distinct colours for dynamic bodies (none is grey, so a test can

@@ -4,7 +4,7 @@
 //! only when none can be created at all.
 
 use fathom_math::{Dim, Real, Space, Vector};
-use fathom_viewer::palette::Rgb;
+use fathom_viewer::palette::{hue_distance, Rgb};
 use fathom_viewer::{
     probe_adapter, render_offscreen, screenshot, AnyScene, Capture, NamedScene, OffscreenOptions,
 };
@@ -54,43 +54,19 @@ where
     }
 }
 
-fn srgb(c: f32) -> f32 {
-    if c <= 0.003_130_8 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
-}
-
-/// Hue in degrees of a colour with components in [0, 1]; `None` for greys and darks.
-fn hue([r, g, b]: [f32; 3]) -> Option<f32> {
-    let max = r.max(g).max(b);
-    let min = r.min(g).min(b);
-    let chroma = max - min;
-    if max < 0.15 || chroma < 0.2 * max {
-        return None;
-    }
-    let h = if max == r {
-        ((g - b) / chroma).rem_euclid(6.0)
-    } else if max == g {
-        (b - r) / chroma + 2.0
-    } else {
-        (r - g) / chroma + 4.0
-    };
-    Some(h * 60.0)
-}
-
-fn hue_distance(a: f32, b: f32) -> f32 {
-    let d = (a - b).abs() % 360.0;
-    d.min(360.0 - d)
-}
+/// Greys and darks have no hue: a chroma under this fraction of the brightest component.
+const MIN_SATURATION: f32 = 0.2;
 
 fn pixel_matches(p: &image::Rgb<u8>, want: f32) -> bool {
-    hue(p.0.map(|c| c as f32 / 255.0)).is_some_and(|h| hue_distance(h, want) <= HUE_TOLERANCE)
+    Rgb::from_u8(p.0)
+        .hue(MIN_SATURATION)
+        .is_some_and(|h| hue_distance(h, want) <= HUE_TOLERANCE)
 }
 
 fn expected_hue(c: Rgb) -> f32 {
-    hue([srgb(c.r), srgb(c.g), srgb(c.b)]).expect("palette colours are saturated")
+    c.to_srgb()
+        .hue(MIN_SATURATION)
+        .expect("palette colours are saturated")
 }
 
 /// Each dynamic body's colour covers much of its projected box, and almost all pixels of

@@ -7,14 +7,15 @@
 //! refines a patch of cells a quarter of the tolerance across (tens of
 //! thousands of cells for curved 3D pairs at 1 mm, about 10 ms).
 //!
-//! Covered: round segments (a ball is a segment of length zero, a capsule a
-//! segment along local y) against round segments, a ball against a box, and a
-//! ball, capsule or box against a half-space. Other pairs return `None` and go
-//! to the search.
+//! Covered: a ball against any primitive (ball, capsule, box, half-space: their
+//! fields are exact, so the ball's gap is `d(centre) - r`), capsules against
+//! capsules (the closest points of their segments), and a capsule or box against
+//! a half-space (its lowest point). Other pairs return `None` and go to the
+//! search.
 
 use crate::separation::Separation;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
-use fathom_sdf::ShapeKind;
+use fathom_sdf::{normalize_or_axis, Sdf, ShapeKind};
 
 /// A segment inflated by a radius, world frame.
 struct RoundSegment<const D: usize> {
@@ -55,27 +56,54 @@ where
 /// The exact separation of `a` at `pose_a` and `b` at `pose_b`, when the pair has a
 /// closed form; `None` sends the pair to the field search.
 pub(crate) fn separation<const D: usize>(
-    a: &ShapeKind<D>,
+    a: &dyn Sdf<D>,
     pose_a: &Pose<D>,
-    b: &ShapeKind<D>,
+    b: &dyn Sdf<D>,
     pose_b: &Pose<D>,
 ) -> Option<Separation<D>>
 where
     Space<D>: Dim<D>,
 {
-    if let (Some(sa), Some(sb)) = (round_segment(a, pose_a), round_segment(b, pose_b)) {
-        return Some(segments(&sa, &sb));
-    }
-    if let Some(sep) = against_half_space(a, pose_a, b, pose_b) {
+    if let Some(sep) = ball_against_primitive(a, pose_a, b, pose_b) {
         return Some(sep);
     }
-    if let Some(sep) = against_half_space(b, pose_b, a, pose_a) {
+    if let Some(sep) = ball_against_primitive(b, pose_b, a, pose_a) {
         return Some(flipped(sep));
     }
-    if let Some(sep) = ball_box(a, pose_a, b, pose_b) {
+    let (ka, kb) = (a.kind(), b.kind());
+    if let (Some(sa), Some(sb)) = (round_segment(&ka, pose_a), round_segment(&kb, pose_b)) {
+        return Some(segments(&sa, &sb));
+    }
+    if let Some(sep) = against_half_space(&ka, pose_a, &kb, pose_b) {
         return Some(sep);
     }
-    ball_box(b, pose_b, a, pose_a).map(flipped)
+    against_half_space(&kb, pose_b, &ka, pose_a).map(flipped)
+}
+
+/// A ball (`a`) against a primitive (`b`, any kind but a general field): the primitives'
+/// fields are exact distances, so the gap is `d_b(centre) - r` and the field's gradient
+/// is the normal, inside the primitive as well as out.
+fn ball_against_primitive<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+) -> Option<Separation<D>>
+where
+    Space<D>: Dim<D>,
+{
+    let ShapeKind::Ball { radius } = a.kind() else {
+        return None;
+    };
+    if b.kind() == ShapeKind::General {
+        return None;
+    }
+    let centre = pose_a.translation.vector;
+    let local = pose_b.inverse_transform_point(&centre.into()).coords;
+    let d = b.distance(&local);
+    // Outward normal of B at the centre; the normal from A towards B is its reverse.
+    let n = pose_b.transform_vector(&normalize_or_axis(b.gradient(&local)));
+    Some(exact(d - radius, centre - n * radius, centre - n * d, -n))
 }
 
 /// The same separation seen from the other shape.
@@ -206,53 +234,14 @@ where
     }
 }
 
-/// A ball (`a`) against a box (`b`): the box's closest point to the centre.
-fn ball_box<const D: usize>(
-    a: &ShapeKind<D>,
-    pose_a: &Pose<D>,
-    b: &ShapeKind<D>,
-    pose_b: &Pose<D>,
-) -> Option<Separation<D>>
-where
-    Space<D>: Dim<D>,
-{
-    let (ShapeKind::Ball { radius }, ShapeKind::Cuboid { half_extents }) = (*a, *b) else {
-        return None;
-    };
-    let centre = pose_a.translation.vector;
-    let local = pose_b.inverse_transform_point(&centre.into()).coords;
-    let clamped = Vector::<D>::from_fn(|i, _| local[i].clamp(-half_extents[i], half_extents[i]));
-    if clamped != local {
-        let on_box = pose_b.transform_point(&clamped.into()).coords;
-        let mut up = Vector::<D>::zeros();
-        up[1] = 1.0;
-        return Some(from_cores(centre, radius, on_box, 0.0, up));
-    }
-    // The centre is inside the box: the nearest face decides the depth.
-    let (axis, depth) = (0..D).map(|i| (i, half_extents[i] - local[i].abs())).fold(
-        (0, Real::INFINITY),
-        |best, c| if c.1 < best.1 { c } else { best },
-    );
-    let mut face_n = Vector::<D>::zeros();
-    face_n[axis] = if local[axis] >= 0.0 { 1.0 } else { -1.0 };
-    let n_world = pose_b.transform_vector(&face_n);
-    // Normal from A towards B: into the box, against the face normal.
-    let gap = -depth - radius;
-    Some(exact(
-        gap,
-        centre - n_world * radius,
-        centre + n_world * depth,
-        -n_world,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use fathom_math::{Pose3, Vector3};
+    use fathom_sdf::Shape3;
 
-    fn ball(r: Real) -> ShapeKind<3> {
-        ShapeKind::Ball { radius: r }
+    fn ball(r: Real) -> Shape3 {
+        Shape3::ball(r).unwrap()
     }
 
     #[test]
@@ -269,10 +258,7 @@ mod tests {
     #[test]
     fn crossed_capsules_meet_at_their_axes() {
         // One capsule along y at the origin, one along x (turned about z) 1 m away in z.
-        let cap = ShapeKind::Capsule {
-            half_height: 1.0,
-            radius: 0.1,
-        };
+        let cap = Shape3::capsule(1.0, 0.1).unwrap();
         let pa = Pose3::identity();
         let pb = Pose3::new(
             Vector3::new(0.3, 0.2, 1.0),
@@ -286,13 +272,8 @@ mod tests {
 
     #[test]
     fn a_box_on_a_plane_is_its_lowest_corner() {
-        let plane = ShapeKind::HalfSpace {
-            normal: Vector3::y(),
-            offset: 0.0,
-        };
-        let boxed = ShapeKind::Cuboid {
-            half_extents: Vector3::new(0.5, 0.5, 0.5),
-        };
+        let plane = Shape3::half_space(Vector3::y(), 0.0).unwrap();
+        let boxed = Shape3::cuboid(Vector3::new(0.5, 0.5, 0.5)).unwrap();
         // Turned 45 degrees about z, centre 1 m up: lowest corner at 1 - sqrt(0.5).
         let pa = Pose3::new(Vector3::y(), Vector3::z() * std::f32::consts::FRAC_PI_4);
         let s = separation(&boxed, &pa, &plane, &Pose3::identity()).unwrap();
@@ -309,9 +290,7 @@ mod tests {
 
     #[test]
     fn a_ball_inside_a_box_is_as_deep_as_the_nearest_face() {
-        let boxed = ShapeKind::Cuboid {
-            half_extents: Vector3::new(1.0, 2.0, 3.0),
-        };
+        let boxed = Shape3::cuboid(Vector3::new(1.0, 2.0, 3.0)).unwrap();
         let s = separation(
             &ball(0.25),
             &Pose3::translation(0.8, 0.0, 0.0),

@@ -57,9 +57,7 @@ pub(crate) fn separation<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    if let Some(exact) =
-        crate::closed_form::separation(&a.sdf().kind(), pose_a, &b.sdf().kind(), pose_b)
-    {
+    if let Some(exact) = crate::closed_form::separation(a.sdf(), pose_a, b.sdf(), pose_b) {
         return Ok(Some(exact));
     }
     let (box_a, box_b) = (a.sdf().bounds(), b.sdf().bounds());

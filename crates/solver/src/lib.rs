@@ -26,7 +26,7 @@ pub use joints::{
 pub use softness::Softness;
 pub use solver::{
     apply_restitution, freeze_non_finite, integrate_positions, integrate_velocities, prepare,
-    solve, step, warm_start, SolverInput, SolverSettings,
+    solve, step, warm_start, SolverInput, SolverSettings, Sweep,
 };
 
 #[cfg(test)]

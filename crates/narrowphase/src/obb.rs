@@ -160,6 +160,16 @@ where
     }
 }
 
+/// The cross product of two 3D vectors held as `Vector<D>` (only called when `D == 3`).
+pub(crate) fn cross3<const D: usize>(u: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+    let mut c = Vector::<D>::zeros();
+    for k in 0..3 {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        c[k] = u[i] * v[j] - u[j] * v[i];
+    }
+    c
+}
+
 /// Keeps the part of a closed polygon with `n · p <= limit`.
 fn clip_polygon<const D: usize>(
     poly: &[ClipPoint<D>],

@@ -22,18 +22,19 @@ use fathom_sdf::Sdf;
 use super::sdf_sdf::SdfSdf;
 use super::{Ctx, PairQuery};
 use crate::manifold::{reduce, to_world, Candidate};
-use crate::obb::{Face, Obb};
+use crate::obb::{cross3, Face, Obb};
 use crate::types::{Deepest, Manifold};
 
 /// A's faces are kept as the reference unless B's separate by more than this fraction of the
 /// smaller box's size (hysteresis against flicker between equal faces).
 const FACE_TOL: Real = 1e-3;
 /// An edge axis replaces the best face only when it separates by more than this fraction of the
-/// smaller box's size: edge contacts are single points, faces give a stable manifold.
-const EDGE_TOL: Real = 5e-3;
+/// smaller box's size: edge contacts are single points, faces give a stable manifold. The
+/// capsule-box pair weighs a face against its single-point contacts the same way.
+pub(super) const EDGE_TOL: Real = 5e-3;
 /// Edge pairs closer to parallel than this (sine of the angle) have no cross-product axis;
 /// the face axes already cover them.
-const PARALLEL_SINE: Real = 1e-4;
+pub(super) const PARALLEL_SINE: Real = 1e-4;
 
 /// A cuboid of half extents `half_a` at `pose_a` (A) against one of `half_b` at `pose_b` (B);
 /// `a` and `b` are the shapes as fields, for the distance of separated boxes.
@@ -171,16 +172,6 @@ where
         Some(e) if e.separation > face.separation + EDGE_TOL * size => e,
         _ => face,
     }
-}
-
-/// The cross product of two 3D vectors held as `Vector<D>` (only called when `D == 3`).
-fn cross3<const D: usize>(u: &Vector<D>, v: &Vector<D>) -> Vector<D> {
-    let mut c = Vector::<D>::zeros();
-    for k in 0..3 {
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        c[k] = u[i] * v[j] - u[j] * v[i];
-    }
-    c
 }
 
 /// Face `f` of `reference` against the most opposed face of `incident`, clipped to the

@@ -94,7 +94,7 @@ fn pyramid_stands(base: usize) {
     let bound = 0.05 + 1.5e-4 * (base * base) as Real;
     assert!(sink < bound, "base {base}: settled by {sink} m");
     // Then it stands for ten seconds: no box moves more than the 5 cm (measured for
-    // b = 100: 1.7 cm, the top box), and it ends asleep (nothing left for the solver).
+    // b = 100: 1.8 cm, the top box), and it ends asleep (nothing left for the solver).
     run(&mut w, 10.0);
     let drift = max_drift(&w, &boxes, &settled);
     assert!(

@@ -124,6 +124,9 @@ where
     pub tangents: [Vector<D>; 2],
     /// Softness used while biased; set by `prepare` (stiffer against static bodies).
     softness: Softness,
+    /// Whether one of the bodies cannot be moved by the contact (static or kinematic); set by
+    /// `prepare`. The solver visits these foundation contacts first in every pass.
+    foundation: bool,
 }
 
 /// Per-step quantities every constraint needs.
@@ -252,11 +255,17 @@ where
             points,
             tangents: Space::<D>::tangents(&normal),
             softness: Softness::RIGID,
+            foundation: false,
         }
     }
 
     fn tangent_count() -> usize {
         D - 1
+    }
+
+    /// Whether one body is static or kinematic (as of the last `prepare`).
+    pub fn is_foundation(&self) -> bool {
+        self.foundation
     }
 
     /// Computes anchors, effective masses and approach speeds from the bodies at step start.
@@ -269,6 +278,7 @@ where
         // at 30 Hz). A body at least HEAVY_RATIO times heavier holds the light one almost
         // like a static one does, so the pair gets the static contacts' stiffer spring.
         let (light, heavy) = (a.inv_mass.max(b.inv_mass), a.inv_mass.min(b.inv_mass));
+        self.foundation = heavy == 0.0;
         self.softness = if heavy == 0.0 || light >= HEAVY_RATIO * heavy {
             ctx.static_softness
         } else {

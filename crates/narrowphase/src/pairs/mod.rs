@@ -3,6 +3,7 @@
 //! negating normals and swapping points in the answers.
 
 pub(crate) mod ball_sdf;
+pub(crate) mod capsule_cuboid;
 pub(crate) mod capsule_sdf;
 pub(crate) mod cuboid_cuboid;
 pub(crate) mod halfspace_cuboid;

@@ -33,7 +33,17 @@ where
     Space<D>: Dim<D>,
 {
     /// parry's signed distance (negative: penetration depth) and unit normal from A to B.
-    fn contact(a: &Prim<D>, pa: &Pose<D>, b: &Prim<D>, pb: &Pose<D>) -> (Real, Vector<D>);
+    fn contact(a: &Prim<D>, pa: &Pose<D>, b: &Prim<D>, pb: &Pose<D>) -> (Real, Vector<D>) {
+        Self::try_contact(a, pa, b, pb).expect("parry has a contact")
+    }
+    /// The same, or `None` where parry finds none (seen in 2D, about once in 150k random
+    /// segment-box poses, with the segment touching the box).
+    fn try_contact(
+        a: &Prim<D>,
+        pa: &Pose<D>,
+        b: &Prim<D>,
+        pb: &Pose<D>,
+    ) -> Option<(Real, Vector<D>)>;
     /// A pose from a translation and an angle vector (the first `ANGULAR_DOF` entries used).
     fn pose(t: Vector<D>, angles: [Real; 3]) -> Pose<D>;
     /// A vector from three numbers (the first D used).
@@ -54,7 +64,7 @@ fn v2(v: Vector2) -> parry2d::math::Vector {
 }
 
 impl Oracle<3> for Space<3> {
-    fn contact(a: &Prim<3>, pa: &Pose3, b: &Prim<3>, pb: &Pose3) -> (Real, Vector3) {
+    fn try_contact(a: &Prim<3>, pa: &Pose3, b: &Prim<3>, pb: &Pose3) -> Option<(Real, Vector3)> {
         // A capsule is its core segment inflated by its radius: parry's contact of the segment,
         // less the radius, is exact (parry's own capsule contact was seen off by a quarter of the
         // radius on a few poses, so the oracle avoids it).
@@ -76,13 +86,11 @@ impl Oracle<3> for Space<3> {
             parry3d::math::Pose::from(*pa),
             parry3d::math::Pose::from(*pb),
         );
-        let c = parry3d::query::contact(&qa, sa.as_ref(), &qb, sb.as_ref(), 100.0)
-            .unwrap()
-            .unwrap();
-        (
+        let c = parry3d::query::contact(&qa, sa.as_ref(), &qb, sb.as_ref(), 100.0).unwrap()?;
+        Some((
             c.dist - ra - rb,
             Vector3::new(c.normal1.x, c.normal1.y, c.normal1.z),
-        )
+        ))
     }
     fn pose(t: Vector3, a: [Real; 3]) -> Pose3 {
         Pose3::new(t, Vector3::new(a[0], a[1], a[2]))
@@ -93,7 +101,7 @@ impl Oracle<3> for Space<3> {
 }
 
 impl Oracle<2> for Space<2> {
-    fn contact(a: &Prim<2>, pa: &Pose2, b: &Prim<2>, pb: &Pose2) -> (Real, Vector2) {
+    fn try_contact(a: &Prim<2>, pa: &Pose2, b: &Prim<2>, pb: &Pose2) -> Option<(Real, Vector2)> {
         fn shape(p: &Prim<2>) -> (Box<dyn parry2d::shape::Shape>, Real) {
             match *p {
                 Prim::Ball(r) => (Box::new(parry2d::shape::Ball::new(r)), 0.0),
@@ -109,10 +117,8 @@ impl Oracle<2> for Space<2> {
             parry2d::math::Pose::from(*pa),
             parry2d::math::Pose::from(*pb),
         );
-        let c = parry2d::query::contact(&qa, sa.as_ref(), &qb, sb.as_ref(), 100.0)
-            .unwrap()
-            .unwrap();
-        (c.dist - ra - rb, Vector2::new(c.normal1.x, c.normal1.y))
+        let c = parry2d::query::contact(&qa, sa.as_ref(), &qb, sb.as_ref(), 100.0).unwrap()?;
+        Some((c.dist - ra - rb, Vector2::new(c.normal1.x, c.normal1.y)))
     }
     fn pose(t: Vector2, a: [Real; 3]) -> Pose2 {
         Pose2::new(t, a[0])

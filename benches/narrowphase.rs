@@ -65,6 +65,18 @@ fn cases() -> Vec<Case> {
             pose_b: Pose3::new(Vector3::new(0.2, 1.05, 0.1), Vector3::new(0.3, 0.2, 0.4)),
         },
         Case {
+            // A capsule (core half length 0.4, radius 0.2) lying along x on a box's top face,
+            // 1 mm in: the two points of a capsule resting in a heap of boxes.
+            name: "capsule_on_cuboid",
+            a: Shape3::capsule(0.4, 0.2).unwrap(),
+            pose_a: Pose3::new(
+                Vector3::new(0.1, 0.5 + 0.2 - 0.001, -0.2),
+                Vector3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2),
+            ),
+            b: cuboid(1.0, 0.5, 1.0),
+            pose_b: Pose3::identity(),
+        },
+        Case {
             // Interlocked rings touching at (1.5, 0, 0) and (-0.5, 0, 0).
             name: "torus_torus_two_places",
             a: torus.clone(),

@@ -77,6 +77,21 @@ fn cases() -> Vec<Case> {
             pose_b: Pose3::identity(),
         },
         Case {
+            // Two logs: capsules (core half length 0.4, radius 0.2) lying along x, B on A offset
+            // 0.2 along the axis and 1 mm in: the two points of logs stacked on logs.
+            name: "capsule_on_capsule",
+            a: Shape3::capsule(0.4, 0.2).unwrap(),
+            pose_a: Pose3::new(
+                Vector3::zeros(),
+                Vector3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2),
+            ),
+            b: Shape3::capsule(0.4, 0.2).unwrap(),
+            pose_b: Pose3::new(
+                Vector3::new(0.2, 0.4 - 0.001, 0.0),
+                Vector3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2),
+            ),
+        },
+        Case {
             // Interlocked rings touching at (1.5, 0, 0) and (-0.5, 0, 0).
             name: "torus_torus_two_places",
             a: torus.clone(),

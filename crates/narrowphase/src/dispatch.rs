@@ -11,6 +11,7 @@ use fathom_sdf::{Sdf, ShapeKind};
 
 use crate::mesh_points::MeshPoints;
 use crate::pairs::ball_sdf::BallSdf;
+use crate::pairs::capsule_capsule::CapsuleCapsule;
 use crate::pairs::capsule_cuboid::CapsuleCuboid;
 use crate::pairs::capsule_sdf::CapsuleSdf;
 use crate::pairs::cuboid_cuboid::CuboidCuboid;
@@ -91,6 +92,7 @@ impl KindTag {
 pub(crate) enum Route {
     BallSdf,
     CapsuleSdf,
+    CapsuleCapsule,
     CapsuleCuboid,
     HalfSpaceSdf,
     HalfSpaceCuboid,
@@ -104,14 +106,15 @@ use Route as R;
 
 /// `TABLE[a][b]`: the module for A of kind `a` against B of kind `b`, and whether A and B are
 /// swapped to reach its natural order. Balls win over everything (one evaluation), then
-/// capsules (a 1D search, or a segment clipped by a box's face), then half-spaces (one field,
-/// or a box's corners); two boxes have their closed form; mesh samples go against any field. A box against a general field is a
-/// general search (its side of the flip is chosen at run time, by volume).
+/// capsules (a 1D search, two segments' closest points, or a segment clipped by a box's face),
+/// then half-spaces (one field, or a box's corners); two boxes have their closed form; mesh
+/// samples go against any field. A box against a general field is a general search (its side
+/// of the flip is chosen at run time, by volume).
 #[rustfmt::skip]
 const TABLE: [[(Route, bool); 6]; 6] = [
     // B: Ball               Capsule                HalfSpace                 Cuboid                     General                MeshPoints
     [(R::BallSdf, false), (R::BallSdf, false),    (R::BallSdf, false),      (R::BallSdf, false),       (R::BallSdf, false),      (R::MeshSdf, true)],
-    [(R::BallSdf, true),  (R::CapsuleSdf, false), (R::CapsuleSdf, false),   (R::CapsuleCuboid, false), (R::CapsuleSdf, false),   (R::MeshSdf, true)],
+    [(R::BallSdf, true),  (R::CapsuleCapsule, false), (R::CapsuleSdf, false),   (R::CapsuleCuboid, false), (R::CapsuleSdf, false),   (R::MeshSdf, true)],
     [(R::BallSdf, true),  (R::CapsuleSdf, true),  (R::Unsupported, false),  (R::HalfSpaceCuboid, false), (R::HalfSpaceSdf, false), (R::MeshSdf, true)],
     [(R::BallSdf, true),  (R::CapsuleCuboid, true), (R::HalfSpaceCuboid, true), (R::CuboidCuboid, false),  (R::SdfSdf, false),       (R::MeshSdf, true)],
     [(R::BallSdf, true),  (R::CapsuleSdf, true),  (R::HalfSpaceSdf, true),  (R::SdfSdf, false),        (R::SdfSdf, false),       (R::MeshSdf, true)],
@@ -185,6 +188,31 @@ where
             ),
             _ => return Err(unsupported),
         },
+        (Route::CapsuleCapsule, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => {
+            match (s1.kind(), s2.kind()) {
+                (
+                    ShapeKind::Capsule {
+                        half_height: half_a,
+                        radius: radius_a,
+                    },
+                    ShapeKind::Capsule {
+                        half_height: half_b,
+                        radius: radius_b,
+                    },
+                ) => boxed(
+                    CapsuleCapsule {
+                        half_a,
+                        radius_a,
+                        pose_a: pose_first,
+                        half_b,
+                        radius_b,
+                        pose_b: pose_second,
+                    },
+                    flip,
+                ),
+                _ => return Err(unsupported),
+            }
+        }
         (Route::CapsuleCuboid, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => {
             match (s1.kind(), s2.kind()) {
                 (

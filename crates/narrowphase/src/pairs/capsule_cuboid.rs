@@ -25,6 +25,7 @@
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
+use super::segment::{clip_to_slab, closest_on_segments};
 use super::{world_point, Closest, Ctx, PairQuery};
 use crate::manifold::{reduce, to_world, Candidate};
 use crate::obb::{cross3, Face, Obb};
@@ -34,7 +35,7 @@ use crate::types::{Deepest, Manifold};
 /// touching the box: the direction between its closest points is float noise (relative error
 /// about `1e-7 / 1e-4`, a milliradian), so the best axis gives the normal instead. Depths differ
 /// by less than this distance either way.
-const TOUCH_FRACTION: Real = 1e-4;
+pub(super) const TOUCH_FRACTION: Real = 1e-4;
 /// Key of a single-point contact (above the face keys, `2 * face index + end < 12`).
 const SINGLE_KEY: u32 = 16;
 
@@ -328,21 +329,12 @@ where
     /// The segment clipped to the side planes of face `f` (its parameter interval in `[0, 1]`
     /// from `p0`), or `None` when its shadow misses the face.
     fn clip_to_face(&self, f: Face) -> Option<(Real, Real)> {
-        let d = self.p1 - self.p0;
-        let (mut lo, mut hi): (Real, Real) = (0.0, 1.0);
-        for k in (0..D).filter(|&k| k != f.axis) {
-            let h = self.obb.half[k];
-            if d[k] == 0.0 {
-                if self.p0[k].abs() > h {
-                    return None;
-                }
-                continue;
-            }
-            let (ta, tb) = ((-h - self.p0[k]) / d[k], (h - self.p0[k]) / d[k]);
-            lo = lo.max(ta.min(tb));
-            hi = hi.min(ta.max(tb));
-        }
-        (lo <= hi).then_some((lo, hi))
+        (0..D)
+            .filter(|&k| k != f.axis)
+            .try_fold((0.0, 1.0), |within, k| {
+                let h = self.obb.half[k];
+                clip_to_slab(&self.p0, &self.p1, &self.obb.axes[k], (-h, h), within)
+            })
     }
 
     /// The ends of the segment's part over face `f`, each at its depth along the face normal:
@@ -369,46 +361,6 @@ where
             })
             .collect()
     }
-}
-
-/// The closest points of segments `p0 p1` and `q0 q1` (either may have no length); parallel
-/// segments give the pair at `p0`'s end of their overlap (Ericson, Real-Time Collision
-/// Detection, 5.1.9).
-fn closest_on_segments<const D: usize>(
-    p0: &Vector<D>,
-    p1: &Vector<D>,
-    q0: &Vector<D>,
-    q1: &Vector<D>,
-) -> (Vector<D>, Vector<D>) {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    let (s, t) = if a <= 0.0 && e <= 0.0 {
-        (0.0, 0.0)
-    } else if a <= 0.0 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(&r);
-        if e <= 0.0 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let s = if denom > 0.0 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let t = (b * s + f) / e;
-            if t < 0.0 {
-                ((-c / a).clamp(0.0, 1.0), 0.0)
-            } else if t > 1.0 {
-                (((b - c) / a).clamp(0.0, 1.0), 1.0)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (p0 + d1 * s, q0 + d2 * t)
 }
 
 impl<const D: usize> PairQuery<D> for CapsuleCuboid<D>
@@ -440,26 +392,6 @@ where
 mod tests {
     use super::*;
     use fathom_math::Vector3;
-
-    #[test]
-    fn crossing_segments_meet_at_their_crossing() {
-        let (s, t) = closest_on_segments(
-            &Vector3::new(-1.0, 0.5, 0.0),
-            &Vector3::new(1.0, 0.5, 0.0),
-            &Vector3::new(0.25, 0.0, -1.0),
-            &Vector3::new(0.25, 0.0, 1.0),
-        );
-        assert!((s - Vector3::new(0.25, 0.5, 0.0)).norm() < 1e-6);
-        assert!((t - Vector3::new(0.25, 0.0, 0.0)).norm() < 1e-6);
-    }
-
-    #[test]
-    fn a_point_against_a_segment_is_its_projection() {
-        let p = Vector3::new(0.3, 1.0, 0.0);
-        let (s, t) = closest_on_segments(&p, &p, &Vector3::zeros(), &Vector3::x());
-        assert_eq!(s, p);
-        assert!((t - Vector3::new(0.3, 0.0, 0.0)).norm() < 1e-6);
-    }
 
     #[test]
     fn a_segment_over_a_corner_is_clipped_at_the_side_planes() {

@@ -3,6 +3,7 @@
 //! negating normals and swapping points in the answers.
 
 pub(crate) mod ball_sdf;
+pub(crate) mod capsule_capsule;
 pub(crate) mod capsule_cuboid;
 pub(crate) mod capsule_sdf;
 pub(crate) mod cuboid_cuboid;
@@ -10,6 +11,7 @@ pub(crate) mod halfspace_cuboid;
 pub(crate) mod halfspace_sdf;
 pub(crate) mod mesh_sdf;
 pub(crate) mod sdf_sdf;
+pub(crate) mod segment;
 
 use fathom_math::{Pose, Real, Vector};
 

@@ -261,9 +261,11 @@ fn sleeping_can_be_switched_off() {
 /// A heap, not a stack: boxes dropped in a jumble (each turned a different way) land
 /// on each other, come to rest and sleep, and then cost the solver nothing.
 ///
-/// Boxes only: with capsules lying among them (capsule against box goes through the
-/// field search, not a closed form) a 2D heap still creeps at a few mm/s after 10 s
-/// and never sleeps.
+/// In 2D every third body is a log (a capsule): it sleeps at about 6.6 s (before the closed
+/// forms for capsule against box and against capsule, logs rocked on each other and the heap
+/// never slept). In 3D the logs are left out: a 3D capsule lying on the floor is round about
+/// its axis and rolls with nothing to stop it (no rolling resistance, as in Rapier and Box2D
+/// by default), so a log that lands rolling rolls on past 10 s.
 fn heap_sleeps<const D: usize>()
 where
     Space<D>: Dim<D>,
@@ -271,6 +273,7 @@ where
     let mut w = World::<D>::default();
     ground(&mut w);
     let cube = Shape::<D>::cuboid(Vector::<D>::repeat(0.25)).unwrap();
+    let log = Shape::<D>::capsule(0.25, 0.15).unwrap();
     let mut bodies = Vec::new();
     let layers = if D == 2 { 6 } else { 4 };
     let across: &[Real] = if D == 2 { &[0.0] } else { &[-0.45, 0.45] };
@@ -284,7 +287,8 @@ where
                 let raw = Space::<D>::cross(&v::<D>(1.0, 0.0, 0.0), &towards);
                 let turn: AngVector<D> = raw * (angle / Space::<D>::ang_norm(&raw));
                 let p = v::<D>(x + 0.05 * layer as Real, 0.5 + 0.9 * layer as Real, z);
-                let c = ColliderDesc::new(cube.clone()).friction(0.7);
+                let shape = if D == 2 && i % 3 == 1 { &log } else { &cube };
+                let c = ColliderDesc::new(shape.clone()).friction(0.7);
                 bodies.push(
                     w.add_body(&BodyDesc::dynamic().position(p).rotation(turn).collider(c))
                         .unwrap(),

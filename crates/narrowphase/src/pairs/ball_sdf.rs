@@ -5,12 +5,12 @@
 //! exact fields, and for bounds it is what the field knows. Both the ball and a half-space are
 //! fields too, so ball-ball and ball-plane need nothing else.
 
-use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_math::{Dim, Pose, Real, Space};
 use fathom_sdf::Sdf;
 
-use super::{world_point, Closest, Ctx, PairQuery};
+use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::field::{Field, PosedSdf};
-use crate::types::{ContactPoint, Deepest, Manifold};
+use crate::types::{ContactPoint, Manifold};
 
 /// A ball of `radius` at `pose_ball` (A) against the field `sdf` at `pose_sdf` (B).
 pub(crate) struct BallSdf<'a, const D: usize>
@@ -23,7 +23,7 @@ where
     pub pose_sdf: Pose<D>,
 }
 
-impl<const D: usize> BallSdf<'_, D>
+impl<const D: usize> ClosedForm<D> for BallSdf<'_, D>
 where
     Space<D>: Dim<D>,
 {
@@ -45,22 +45,8 @@ where
             point_b: world_point(&self.pose_sdf, &(c - g * d)),
         }
     }
-}
 
-impl<const D: usize> PairQuery<D> for BallSdf<'_, D>
-where
-    Space<D>: Dim<D>,
-{
-    fn intersects(&self, ctx: &mut Ctx) -> bool {
-        self.closest(ctx).separation <= 0.0
-    }
-    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
-        self.closest(ctx).penetration()
-    }
-    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
-        self.closest(ctx).distance()
-    }
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
         let c = self.closest(ctx);
         if c.separation > ctx.settings.margin {
             return Vec::new();

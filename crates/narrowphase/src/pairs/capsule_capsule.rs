@@ -30,10 +30,10 @@ use fathom_math::{Dim, Pose, Real, Space, Vector};
 use super::capsule_cuboid::TOUCH_FRACTION;
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
 use super::segment::{closest_between_segments, closest_on_segments};
-use super::{world_point, Closest, Ctx, PairQuery};
+use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate};
 use crate::obb::cross3;
-use crate::types::{Deepest, Manifold};
+use crate::types::Manifold;
 
 /// Segments closer to parallel than this (sine of their angle) may touch along a line. An outer
 /// bound only, the margin and lateral tests below decide: past it, two ends within the default
@@ -110,19 +110,6 @@ where
 
     fn radii(&self) -> Real {
         self.radius_a + self.radius_b
-    }
-
-    /// The pair's closest features, world frame.
-    fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
-        ctx.budget.cells += 1;
-        let near = self.local().near(ctx.settings.size);
-        let c = self.single(&near);
-        Closest {
-            separation: c.depth,
-            normal: self.pose_a.transform_vector(&near.normal),
-            point_a: world_point(&self.pose_a, &c.point_a),
-            point_b: world_point(&self.pose_a, &c.point_b),
-        }
     }
 
     /// The contact at the closest points (A's frame).
@@ -354,23 +341,24 @@ where
     }
 }
 
-impl<const D: usize> PairQuery<D> for CapsuleCapsule<D>
+impl<const D: usize> ClosedForm<D> for CapsuleCapsule<D>
 where
     Space<D>: Dim<D>,
 {
-    fn intersects(&self, ctx: &mut Ctx) -> bool {
-        self.closest(ctx).separation <= 0.0
+    /// The pair's closest features, world frame.
+    fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
+        ctx.budget.cells += 1;
+        let near = self.local().near(ctx.settings.size);
+        let c = self.single(&near);
+        Closest {
+            separation: c.depth,
+            normal: self.pose_a.transform_vector(&near.normal),
+            point_a: world_point(&self.pose_a, &c.point_a),
+            point_b: world_point(&self.pose_a, &c.point_b),
+        }
     }
 
-    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
-        self.closest(ctx).penetration()
-    }
-
-    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
-        self.closest(ctx).distance()
-    }
-
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
         let (n, points) = self.manifold(ctx);
         if points.is_empty() {
             return Vec::new();

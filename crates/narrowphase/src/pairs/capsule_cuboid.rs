@@ -26,10 +26,10 @@ use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
 use super::segment::{clip_to_slab, closest_on_segments};
-use super::{world_point, Closest, Ctx, PairQuery};
+use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate};
 use crate::obb::{cross3, Face, Obb};
-use crate::types::{Deepest, Manifold};
+use crate::types::Manifold;
 
 /// Below this distance (a fraction of the smaller shape's size) the segment is taken as
 /// touching the box: the direction between its closest points is float noise (relative error
@@ -105,21 +105,6 @@ where
             p0: at(-up),
             p1: at(up),
             obb: Obb::new(self.half, &Pose::<D>::identity()),
-        }
-    }
-
-    /// The pair's closest features, world frame.
-    fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
-        ctx.budget.cells += 1;
-        let l = self.local();
-        let (face, other) = l.axes();
-        let near = l.near(&face, other.as_ref(), ctx.settings.size);
-        let (a, b) = self.surface_points(&near);
-        Closest {
-            separation: near.core_separation - self.radius,
-            normal: self.pose_box.transform_vector(&-near.normal),
-            point_a: world_point(&self.pose_box, &a),
-            point_b: world_point(&self.pose_box, &b),
         }
     }
 
@@ -363,23 +348,26 @@ where
     }
 }
 
-impl<const D: usize> PairQuery<D> for CapsuleCuboid<D>
+impl<const D: usize> ClosedForm<D> for CapsuleCuboid<D>
 where
     Space<D>: Dim<D>,
 {
-    fn intersects(&self, ctx: &mut Ctx) -> bool {
-        self.closest(ctx).separation <= 0.0
+    /// The pair's closest features, world frame.
+    fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
+        ctx.budget.cells += 1;
+        let l = self.local();
+        let (face, other) = l.axes();
+        let near = l.near(&face, other.as_ref(), ctx.settings.size);
+        let (a, b) = self.surface_points(&near);
+        Closest {
+            separation: near.core_separation - self.radius,
+            normal: self.pose_box.transform_vector(&-near.normal),
+            point_a: world_point(&self.pose_box, &a),
+            point_b: world_point(&self.pose_box, &b),
+        }
     }
 
-    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
-        self.closest(ctx).penetration()
-    }
-
-    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
-        self.closest(ctx).distance()
-    }
-
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
         let (n, points) = self.manifold(ctx);
         if points.is_empty() {
             return Vec::new();

@@ -97,6 +97,31 @@ pub(crate) trait PairQuery<const D: usize> {
     fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>>;
 }
 
+/// A pair whose answers all follow from one closed-form computation of the closest features
+/// (balls, capsules): `intersects`, `penetration` and `distance` read [`ClosedForm::closest`],
+/// and `contacts` is [`ClosedForm::manifolds`]. Implementing this implements [`PairQuery`].
+pub(crate) trait ClosedForm<const D: usize> {
+    /// The closest features, world frame.
+    fn closest(&self, ctx: &mut Ctx) -> Closest<D>;
+    /// The contact manifolds: points within the contact margin.
+    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>>;
+}
+
+impl<const D: usize, T: ClosedForm<D>> PairQuery<D> for T {
+    fn intersects(&self, ctx: &mut Ctx) -> bool {
+        self.closest(ctx).separation <= 0.0
+    }
+    fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
+        self.closest(ctx).penetration()
+    }
+    fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
+        self.closest(ctx).distance()
+    }
+    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+        self.manifolds(ctx)
+    }
+}
+
 /// A pair answered in the mirrored order: B's answers seen from A.
 pub(crate) struct Flipped<P>(pub P);
 

@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::{angle_deg, angles, size, unit3, Oracle, Prim};
+use common::{
+    about_z, angle_deg, angles, capsule, only_manifold, size, unit3, world, Oracle, Prim,
+};
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{
     contacts, distance, penetration, ContactOptions, ContactPoint, Contacts, Manifold,
@@ -16,32 +18,6 @@ use proptest::prelude::*;
 
 /// Exact geometry in f32 on metre-sized shapes: a few ulps of the coordinates.
 const EXACT: Real = 1e-5;
-
-/// A rotation by `angle` about z (the 2D rotation; in 3D about the z axis).
-fn about_z<const D: usize>(angle: Real) -> [Real; 3]
-where
-    Space<D>: Dim<D> + Oracle<D>,
-{
-    if D == 2 {
-        [angle, 0.0, 0.0]
-    } else {
-        [0.0, 0.0, angle]
-    }
-}
-
-/// A point of `pose`'s frame in the world.
-fn world<const D: usize>(pose: &Pose<D>, p: Vector<D>) -> Vector<D>
-where
-    Space<D>: Dim<D>,
-{
-    pose.transform_point(&nalgebra::Point::from(p)).coords
-}
-
-/// The one manifold of `c`.
-fn only_manifold<const D: usize>(c: &Contacts<D>) -> &Manifold<D> {
-    assert_eq!(c.manifolds.len(), 1, "one manifold: {c:?}");
-    &c.manifolds[0]
-}
 
 /// Contacts both ways round: the mirrored answer has the normal reversed, the points swapped,
 /// and the same depths.
@@ -273,10 +249,6 @@ fn least_way_out<const D: usize>(
                 best
             }
         })
-}
-
-fn capsule() -> impl Strategy<Value = (Real, Real)> {
-    (0.1f32..0.6, 0.1f32..0.5)
 }
 
 proptest! {

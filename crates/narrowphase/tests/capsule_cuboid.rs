@@ -5,41 +5,17 @@
 
 mod common;
 
-use common::{angle_deg, angles, size, unit3, Oracle, Prim};
+use common::{
+    about_z, angle_deg, angles, capsule, only_manifold, size, unit3, world, Oracle, Prim,
+};
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{
-    contacts, penetration, ContactOptions, Contacts, Manifold, DEFAULT_MIN_CELL_FRACTION,
+    contacts, penetration, ContactOptions, Contacts, DEFAULT_MIN_CELL_FRACTION,
 };
 use proptest::prelude::*;
 
 /// Exact geometry in f32 on metre-sized shapes: a few ulps of the coordinates.
 const EXACT: Real = 1e-5;
-
-/// A rotation by `angle` about z (the 2D rotation; in 3D about the z axis).
-fn about_z<const D: usize>(angle: Real) -> [Real; 3]
-where
-    Space<D>: Dim<D> + Oracle<D>,
-{
-    if D == 2 {
-        [angle, 0.0, 0.0]
-    } else {
-        [0.0, 0.0, angle]
-    }
-}
-
-/// A point of the box's frame in the world.
-fn world<const D: usize>(pose: &Pose<D>, p: Vector<D>) -> Vector<D>
-where
-    Space<D>: Dim<D>,
-{
-    pose.transform_point(&nalgebra::Point::from(p)).coords
-}
-
-/// The one manifold of `c`.
-fn only_manifold<const D: usize>(c: &Contacts<D>) -> &Manifold<D> {
-    assert_eq!(c.manifolds.len(), 1, "one manifold: {c:?}");
-    &c.manifolds[0]
-}
 
 /// A random capsule against a random box around it, about half the cases overlapping: the
 /// contacts and the penetration agree with parry (on the capsule's core segment, less the
@@ -158,10 +134,6 @@ fn agrees_with_parry<const D: usize>(
         ang <= 3.0 || separates(&deep.normal, deep.depth) != Some(false),
         "{ang} deg"
     );
-}
-
-fn capsule() -> impl Strategy<Value = (Real, Real)> {
-    (0.1f32..0.6, 0.1f32..0.5)
 }
 
 fn half() -> impl Strategy<Value = [Real; 3]> {

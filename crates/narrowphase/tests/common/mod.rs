@@ -163,3 +163,37 @@ where
 pub fn angle_deg<const D: usize>(a: &Vector<D>, b: &Vector<D>) -> Real {
     a.dot(b).clamp(-1.0, 1.0).acos().to_degrees()
 }
+
+/// A rotation by `angle` about z (the 2D rotation; in 3D about the z axis), as the angles
+/// [`Oracle::pose`] takes.
+pub fn about_z<const D: usize>(angle: Real) -> [Real; 3]
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    if D == 2 {
+        [angle, 0.0, 0.0]
+    } else {
+        [0.0, 0.0, angle]
+    }
+}
+
+/// A point of `pose`'s frame in the world.
+pub fn world<const D: usize>(pose: &Pose<D>, p: Vector<D>) -> Vector<D>
+where
+    Space<D>: Dim<D>,
+{
+    pose.transform_point(&nalgebra::Point::from(p)).coords
+}
+
+/// The one manifold of `c`.
+pub fn only_manifold<const D: usize>(
+    c: &fathom_narrowphase::Contacts<D>,
+) -> &fathom_narrowphase::Manifold<D> {
+    assert_eq!(c.manifolds.len(), 1, "one manifold: {c:?}");
+    &c.manifolds[0]
+}
+
+/// A random capsule: (half height, radius), metres.
+pub fn capsule() -> impl Strategy<Value = (Real, Real)> {
+    (0.1f32..0.6, 0.1f32..0.5)
+}

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{
-    about_z, angle_deg, angles, capsule, only_manifold, size, unit3, world, Oracle, Prim,
+    about_z, angle_deg, angles, capsule, only_manifold, pose_pair, size, unit3, world, Oracle, Prim,
 };
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{
@@ -87,14 +87,7 @@ fn agrees_with_parry<const D: usize>(
     let (a, b) = (Prim::<D>::Capsule(ha, ra), Prim::<D>::Capsule(hb, rb));
     let (sa, sb) = (size(&a), size(&b));
     let small = sa.min(sb);
-    let pa = Space::<D>::pose(Space::<D>::vec([0.1, -0.2, 0.3]), angles_a);
-    let d = Space::<D>::vec(dir);
-    let d = if d.norm() > 1e-3 {
-        d.normalize()
-    } else {
-        Space::<D>::vec([1.0, 0.0, 0.0])
-    };
-    let pb = Space::<D>::pose(pa.translation.vector + d * (t * (sa + sb)), angles_b);
+    let (pa, pb) = pose_pair::<D>((sa, sb), angles_a, angles_b, dir, t);
     let Some((_, contact_normal)) = Space::<D>::try_contact(&a, &pa, &b, &pb) else {
         return;
     };

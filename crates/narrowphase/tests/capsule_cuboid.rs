@@ -6,7 +6,7 @@
 mod common;
 
 use common::{
-    about_z, angle_deg, angles, capsule, only_manifold, size, unit3, world, Oracle, Prim,
+    about_z, angle_deg, angles, capsule, only_manifold, pose_pair, size, unit3, world, Oracle, Prim,
 };
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{
@@ -36,14 +36,7 @@ fn agrees_with_parry<const D: usize>(
     );
     let (sa, sb) = (size(&a), size(&b));
     let small = sa.min(sb);
-    let pa = Space::<D>::pose(Space::<D>::vec([0.1, -0.2, 0.3]), ra);
-    let d = Space::<D>::vec(dir);
-    let d = if d.norm() > 1e-3 {
-        d.normalize()
-    } else {
-        Space::<D>::vec([1.0, 0.0, 0.0])
-    };
-    let pb = Space::<D>::pose(pa.translation.vector + d * (t * (sa + sb)), rb);
+    let (pa, pb) = pose_pair::<D>((sa, sb), ra, rb, dir, t);
     let (shape_a, shape_b) = (a.shape(), b.shape());
     let opts = ContactOptions::default();
     // The default margin is one smallest cell.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{angle_deg, angles, prim, size, unit3, Oracle, Prim};
+use common::{angle_deg, angles, pose_pair, prim, size, unit3, Oracle, Prim};
 use fathom_math::{Dim, Real, Space};
 use fathom_narrowphase::{distance, intersects, penetration, ContactOptions};
 use proptest::prelude::*;
@@ -26,14 +26,7 @@ fn check_pair<const D: usize>(
     Space<D>: Dim<D> + Oracle<D>,
 {
     let (sa, sb) = (size(&a), size(&b));
-    let pa = Space::<D>::pose(Space::<D>::vec([0.1, -0.2, 0.3]), ra);
-    let d = Space::<D>::vec(dir);
-    let d = if d.norm() > 1e-3 {
-        d.normalize()
-    } else {
-        Space::<D>::vec([1.0, 0.0, 0.0])
-    };
-    let pb = Space::<D>::pose(pa.translation.vector + d * (t * (sa + sb)), rb);
+    let (pa, pb) = pose_pair::<D>((sa, sb), ra, rb, dir, t);
     let (shape_a, shape_b) = (a.shape(), b.shape());
     let opts = ContactOptions::default();
     let cell = min_cell(sa, sb);

@@ -197,3 +197,27 @@ pub fn only_manifold<const D: usize>(
 pub fn capsule() -> impl Strategy<Value = (Real, Real)> {
     (0.1f32..0.6, 0.1f32..0.5)
 }
+
+/// A random pair of poses: A at a fixed point turned by `ra`, B turned by `rb` with its centre
+/// `t` times the two sizes `sa + sb` away from A's along `dir` (x when `dir` is too short to
+/// have a direction). `t` around 0.5 gives about half the cases overlapping.
+pub fn pose_pair<const D: usize>(
+    (sa, sb): (Real, Real),
+    ra: [Real; 3],
+    rb: [Real; 3],
+    dir: [Real; 3],
+    t: Real,
+) -> (Pose<D>, Pose<D>)
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let pa = Space::<D>::pose(Space::<D>::vec([0.1, -0.2, 0.3]), ra);
+    let d = Space::<D>::vec(dir);
+    let d = if d.norm() > 1e-3 {
+        d.normalize()
+    } else {
+        Space::<D>::vec([1.0, 0.0, 0.0])
+    };
+    let pb = Space::<D>::pose(pa.translation.vector + d * (t * (sa + sb)), rb);
+    (pa, pb)
+}

@@ -21,10 +21,16 @@
 //! direction: a sweep that ends on the ground contact under a 1 kg ball carrying a 1000 kg one
 //! leaves the heavy ball sinking into the light one, and the pair bounced at 1-2 m/s.
 //!
+//! After every stage a guard ([`freeze_non_finite`]) looks at each body: one whose state is
+//! no longer finite (a huge force, a degenerate mass ratio) is frozen on the spot, turned into
+//! a static body at rest, so the next stage's constraints see a finite, immovable body and
+//! the NaN never spreads to the bodies it touches. The caller learns it from
+//! [`SolverBody::frozen`].
+//!
 //! Substepping with a soft bias keeps stacks stable with few iterations: the
 //! bias never injects more energy than the spring it models, and relaxing
 //! after the position update removes the push-out velocity so resting
-//! contacts do not jitter. All stages run serially in slice order, so the
+//! contacts do not jitter. All stages run serially in a fixed order, so the
 //! result does not depend on the thread count.
 
 use crate::body::{Motion, SolverBody};

@@ -14,6 +14,7 @@
 //! search.
 
 use crate::separation::Separation;
+use fathom_math::segment::closest_on_segments;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_sdf::{normalize_or_axis, Sdf, ShapeKind};
 
@@ -146,39 +147,10 @@ fn segments<const D: usize>(s: &RoundSegment<D>, t: &RoundSegment<D>) -> Separat
 where
     Space<D>: Dim<D>,
 {
-    let (d1, d2, r) = (s.b - s.a, t.b - t.a, s.a - t.a);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    const TINY: Real = 1e-12;
-    let (sp, tp) = if a <= TINY && e <= TINY {
-        (0.0, 0.0)
-    } else if a <= TINY {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(&r);
-        if e <= TINY {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let mut sp = if denom > TINY {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut tp = (b * sp + f) / e;
-            if tp < 0.0 {
-                tp = 0.0;
-                sp = (-c / a).clamp(0.0, 1.0);
-            } else if tp > 1.0 {
-                tp = 1.0;
-                sp = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (sp, tp)
-        }
-    };
+    let (pa, pb) = closest_on_segments(&s.a, &s.b, &t.a, &t.b);
     let mut up = Vector::<D>::zeros();
     up[1] = 1.0;
-    from_cores(s.a + d1 * sp, s.radius, t.a + d2 * tp, t.radius, up)
+    from_cores(pa, s.radius, pb, t.radius, up)
 }
 
 /// A ball, capsule or box (`a`) against a half-space (`b`): the deepest point of

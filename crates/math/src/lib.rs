@@ -10,6 +10,7 @@
 
 mod aabb;
 mod dim;
+pub mod segment;
 
 pub use aabb::Aabb;
 pub use dim::{AngVector, AngularInertia, Dim, Pose, Rotation, Space};

@@ -29,11 +29,11 @@ use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::capsule_cuboid::TOUCH_FRACTION;
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
-use super::segment::{closest_between_segments, closest_on_segments};
 use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate};
 use crate::obb::cross3;
 use crate::types::Manifold;
+use fathom_math::segment::{closest_between_segments, closest_on_segments};
 
 /// Segments closer to parallel than this (sine of their angle) may touch along a line. An outer
 /// bound only, the margin and lateral tests below decide: past it, two ends within the default

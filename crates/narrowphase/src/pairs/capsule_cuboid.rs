@@ -25,11 +25,12 @@
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
-use super::segment::{clip_to_slab, closest_on_segments};
+use super::segment::clip_to_slab;
 use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate};
 use crate::obb::{cross3, Face, Obb};
 use crate::types::Manifold;
+use fathom_math::segment::closest_on_segments;
 
 /// Below this distance (a fraction of the smaller shape's size) the segment is taken as
 /// touching the box: the direction between its closest points is float noise (relative error

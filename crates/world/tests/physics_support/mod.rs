@@ -1,8 +1,8 @@
 //! Scene builders shared by the root physics tests, written once for 2D and 3D.
 #![allow(dead_code)]
 
-use fathom::math::{Dim, Real, Space, Vector};
-use fathom::world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World, WorldSettings};
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World, WorldSettings};
 
 /// Standard gravity, m/s².
 pub const G: Real = 9.81;
@@ -29,6 +29,19 @@ where
         ..WorldSettings::default()
     })
     .expect("valid settings")
+}
+
+/// A world with gravity `g` in which nothing falls asleep (so a test sees every motion).
+pub fn awake_world<const D: usize>(g: Vector<D>) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut settings = WorldSettings {
+        gravity: g,
+        ..WorldSettings::default()
+    };
+    settings.sleep.enabled = false;
+    World::new(settings).expect("valid settings")
 }
 
 /// A static ground: the half-space y <= 0 with the given friction and restitution.

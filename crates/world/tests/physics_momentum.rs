@@ -1,8 +1,8 @@
 //! Two equal balls colliding head-on conserve momentum.
 
 mod physics_support;
-use fathom::math::{Dim, Real, Space, Vector};
-use fathom::world::{BodyDesc, ColliderDesc, Shape};
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, ColliderDesc, Shape};
 use physics_support::*;
 
 fn head_on<const D: usize>(e: Real)
@@ -19,7 +19,7 @@ where
     };
     let a = w.add_body(&make(-2.0, 4.0)).unwrap();
     let b = w.add_body(&make(2.0, -6.0)).unwrap();
-    let momentum = |w: &fathom::world::World<D>| {
+    let momentum = |w: &fathom_world::World<D>| {
         [a, b]
             .iter()
             .map(|h| w.body(*h).unwrap())

@@ -1,8 +1,8 @@
 //! Resting contact: a 10-box tower, the Box2D large pyramid, a torus on a plane.
 
 mod physics_support;
-use fathom::math::{Dim, Real, Space, Vector};
-use fathom::world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World};
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World};
 use physics_support::*;
 
 /// Largest distance any of `bodies` moved from `start`.

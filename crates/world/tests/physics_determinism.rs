@@ -1,8 +1,8 @@
 //! The same scene stepped with 1 and 2 rayon threads ends in the same bits.
 
 mod physics_support;
-use fathom::math::{Dim, Real, Space, Vector};
-use fathom::world::World;
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::World;
 use physics_support::*;
 
 /// A jumble of boxes and balls falling onto a ground box.

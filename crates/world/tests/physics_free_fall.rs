@@ -1,8 +1,8 @@
 //! A body in free fall drops g t² / 2.
 
 mod physics_support;
-use fathom::math::{Dim, Space};
-use fathom::world::{BodyDesc, ColliderDesc, Shape};
+use fathom_math::{Dim, Space};
+use fathom_world::{BodyDesc, ColliderDesc, Shape};
 use physics_support::*;
 
 fn free_fall<const D: usize>()

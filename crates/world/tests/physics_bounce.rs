@@ -1,7 +1,7 @@
 //! A ball dropped from h with restitution e rebounds to e² h.
 
 mod physics_support;
-use fathom::math::{Dim, Real, Space};
+use fathom_math::{Dim, Real, Space};
 use physics_support::*;
 
 /// Drops a ball of radius 0.25 from `h` (its lowest point) onto a plane, both with

@@ -5,12 +5,12 @@
 //!
 //! **When a change is meant to alter the simulation** (solver, narrowphase, joint or
 //! sleep tuning), these constants change too: run
-//! `cargo test --test determinism -- --nocapture`, check that the scene still falls,
+//! `cargo test -p fathom-world --test determinism -- --nocapture`, check that the scene still falls,
 //! lands and sleeps sensibly, and copy the printed values into the constants below.
 
 mod physics_support;
-use fathom::math::{AngVector, Dim, Real, Space, Vector};
-use fathom::world::{BodyDesc, BodyHandle, ColliderDesc, JointDesc, Shape, World};
+use fathom_math::{AngVector, Dim, Real, Space, Vector};
+use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, JointDesc, Shape, World};
 use physics_support::*;
 
 /// (step at which the 2D scene sleeps, final state hash).
@@ -111,7 +111,7 @@ where
     assert_eq!(
         got[0], expected,
         "D={D}: the determinism scene changed (slept at step {}, hash {:#018x}). If the change \
-         was meant to alter the simulation, run `cargo test --test determinism -- --nocapture` \
+         was meant to alter the simulation, run `cargo test -p fathom-world --test determinism -- --nocapture` \
          and update EXPECTED_{D}D in tests/determinism.rs with the printed values.",
         got[0].0, got[0].1
     );

@@ -21,6 +21,28 @@ pub enum Motion {
     Static,
 }
 
+/// A linear and an angular velocity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Velocities<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) linear: Vector<D>,
+    pub(crate) angular: AngVector<D>,
+}
+
+impl<const D: usize> Default for Velocities<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            linear: Vector::zeros(),
+            angular: Space::<D>::ang_zero(),
+        }
+    }
+}
+
 /// One body in the solver. All vectors are in the world frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
@@ -57,6 +79,13 @@ where
     /// Translation of the centre of mass since the start of the step, metres.
     /// Constraints use it to recompute separations every substep without new collision queries.
     pub delta_position: Vector<D>,
+    /// Velocities at the start of the current substep (linear, angular), before forces.
+    #[serde(skip)]
+    substep_start: Velocities<D>,
+    /// Velocities after the substep's forces and gravity, before any constraint: when the
+    /// body still has them as it moves, no constraint acted on it this substep.
+    #[serde(skip)]
+    free: Velocities<D>,
     /// Set by the solver when the body's state stopped being finite during the step: it was
     /// turned into a static body at rest for the rest of the step (see [`SolverBody::freeze`]),
     /// and its pose and velocities must not be written back.
@@ -96,6 +125,8 @@ where
             torque: Space::<D>::ang_zero(),
             motion,
             delta_position: Vector::zeros(),
+            substep_start: Velocities::default(),
+            free: Velocities::default(),
             frozen: false,
         }
     }
@@ -107,6 +138,52 @@ where
             self.angular_velocity = angular;
         }
         self
+    }
+
+    /// The body's velocities now.
+    fn velocities(&self) -> Velocities<D> {
+        Velocities {
+            linear: self.linear_velocity,
+            angular: self.angular_velocity,
+        }
+    }
+
+    /// Records the velocities at the start of a substep, before forces act.
+    pub(crate) fn begin_substep(&mut self) {
+        self.substep_start = self.velocities();
+    }
+
+    /// Records the velocities after the substep's forces, before constraints act.
+    pub(crate) fn end_forces(&mut self) {
+        self.free = self.velocities();
+    }
+
+    /// The velocities to move the body by over the substep. A body no constraint touched
+    /// (its velocities are still exactly the free ones) moves by the mean of its velocities
+    /// before and after the forces: the exact path under a constant force, where the
+    /// velocity after the forces alone loses `a h² / 2` a substep (a thrown ball's apex was
+    /// `v h / 2` low). A constrained body moves by its solved velocity (symplectic Euler),
+    /// which is what the constraints solved for.
+    pub(crate) fn drift_velocities(&self) -> Velocities<D> {
+        let now = self.velocities();
+        if now == self.free {
+            Velocities {
+                linear: (self.substep_start.linear + now.linear) * 0.5,
+                angular: (self.substep_start.angular + now.angular) * 0.5,
+            }
+        } else {
+            now
+        }
+    }
+
+    /// The acceleration of the centre of mass from gravity and the external force alone, m/s²
+    /// (zero unless dynamic).
+    pub fn free_acceleration(&self, gravity: &Vector<D>) -> Vector<D> {
+        if self.motion == Motion::Dynamic {
+            gravity * self.gravity_scale + self.force * self.inv_mass
+        } else {
+            Vector::zeros()
+        }
     }
 
     /// Velocity of the material point at world offset `r` from the centre of mass, m/s.

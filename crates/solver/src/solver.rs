@@ -136,7 +136,7 @@ where
         constraints,
     } = input;
     freeze_non_finite(bodies);
-    prepare(bodies, contacts, constraints, &ctx);
+    prepare(bodies, contacts, constraints, &ctx, &gravity);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
         integrate_velocities(bodies, &gravity, settings, &ctx);
@@ -168,11 +168,13 @@ where
 }
 
 /// Stage: per-step setup of every constraint; resets the bodies' position deltas.
+/// `gravity` (m/s², world) lets contacts extrapolate their impact speed within the step.
 pub fn prepare<const D: usize>(
     bodies: &mut [SolverBody<D>],
     contacts: &mut [ContactConstraint<D>],
     constraints: &mut [&mut dyn Constraint<D>],
     ctx: &StepContext,
+    gravity: &Vector<D>,
 ) where
     Space<D>: Dim<D>,
 {
@@ -184,12 +186,12 @@ pub fn prepare<const D: usize>(
         c.prepare(bodies, ctx);
     }
     for c in contacts.iter_mut() {
-        c.prepare(bodies, ctx);
+        c.prepare(bodies, ctx, gravity);
     }
 }
 
-/// Stage: gravity, external forces and damping change the dynamic bodies'
-/// velocities over one substep; speeds are capped.
+/// Stage: gravity, external forces, damping and the gyroscopic term change the dynamic
+/// bodies' velocities over one substep; speeds are capped.
 pub fn integrate_velocities<const D: usize>(
     bodies: &mut [SolverBody<D>],
     gravity: &Vector<D>,
@@ -200,14 +202,20 @@ pub fn integrate_velocities<const D: usize>(
 {
     let h = ctx.h;
     let max_w = (settings.max_rotation_per_substep * ctx.inv_h).min(settings.max_angular_speed);
-    for b in bodies.iter_mut().filter(|b| b.motion == Motion::Dynamic) {
-        let accel = gravity * b.gravity_scale + b.force * b.inv_mass;
-        let alpha = Space::<D>::inertia_apply(&b.inv_inertia, &b.torque);
-        // Implicit damping: v' = v / (1 + h c) is stable for any rate.
-        let v = (b.linear_velocity + accel * h) / (1.0 + h * b.linear_damping);
-        let w = (b.angular_velocity + alpha * h) * (1.0 / (1.0 + h * b.angular_damping));
-        b.linear_velocity = cap_norm(v, |v| v.norm(), settings.max_linear_speed);
-        b.angular_velocity = cap_norm(w, Space::<D>::ang_norm, max_w);
+    for b in bodies.iter_mut() {
+        b.begin_substep();
+        if b.motion == Motion::Dynamic {
+            let accel = b.free_acceleration(gravity);
+            let alpha = Space::<D>::inertia_apply(&b.inv_inertia, &b.torque);
+            let spin =
+                Space::<D>::gyroscopic(&b.rotation, &b.inv_inertia_local, &b.angular_velocity, h);
+            // Implicit damping: v' = v / (1 + h c) is stable for any rate.
+            let v = (b.linear_velocity + accel * h) / (1.0 + h * b.linear_damping);
+            let w = (spin + alpha * h) * (1.0 / (1.0 + h * b.angular_damping));
+            b.linear_velocity = cap_norm(v, |v| v.norm(), settings.max_linear_speed);
+            b.angular_velocity = cap_norm(w, Space::<D>::ang_norm, max_w);
+        }
+        b.end_forces();
     }
 }
 
@@ -310,16 +318,18 @@ pub fn solve<const D: usize>(
     }
 }
 
-/// Stage: move every non-static body by its velocity over one substep.
+/// Stage: move every non-static body over one substep: by its velocity, or along its exact
+/// free path when no constraint acted on it.
 pub fn integrate_positions<const D: usize>(bodies: &mut [SolverBody<D>], ctx: &StepContext)
 where
     Space<D>: Dim<D>,
 {
     for b in bodies.iter_mut().filter(|b| b.motion != Motion::Static) {
-        let dp = b.linear_velocity * ctx.h;
+        let drift = b.drift_velocities();
+        let dp = drift.linear * ctx.h;
         b.center += dp;
         b.delta_position += dp;
-        b.rotation = Space::<D>::integrate_rotation(&b.rotation, &b.angular_velocity, ctx.h);
+        b.rotation = Space::<D>::integrate_rotation(&b.rotation, &drift.angular, ctx.h);
         b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
     }
 }

@@ -107,16 +107,15 @@ where
     }
     let fallen = -bodies[0].center[1];
     let exact = 0.5 * G;
-    // Symplectic Euler over N = 240 substeps falls g t² (1 + 1/N) / 2: 0.42% long, inside 0.5%.
+    // A free body moves by the mean of its velocities before and after each substep's
+    // gravity, which is exact under a constant force: what is left is f32 round-off over
+    // 240 substeps (symplectic Euler would fall g t² (1 + 1/240) / 2, 0.42% long).
     assert!(
-        (fallen - exact).abs() < 0.005 * exact,
+        (fallen - exact).abs() < 1e-5 * exact,
         "D={D}: fell {fallen}, exact {exact}"
     );
-    let n = 240.0;
-    assert!(
-        (fallen - exact * (1.0 + 1.0 / n)).abs() < 1e-4 * exact,
-        "D={D}: not the symplectic Euler value"
-    );
+    let speed = -bodies[0].linear_velocity[1];
+    assert!((speed - G).abs() < 1e-5 * G, "D={D}: {speed} m/s after 1 s");
 }
 
 #[test]

@@ -1,14 +1,14 @@
 //! The substepped soft-step solver, as a list of named stages.
 //!
 //! ```text
-//! prepare contacts and constraints (anchors, masses, approach speeds)
+//! prepare contacts and constraints (anchors, masses, impact speeds)
 //! for each substep h = dt / substeps:
-//!     integrate velocities   (gravity, forces, damping, speed caps)
+//!     integrate velocities   (gravity, forces, damping, gyroscopic term, speed caps)
 //!     warm start             (last impulses, re-applied)
 //!     solve                  (soft: position error fed back, push-out capped)
-//!     integrate positions
+//!     integrate positions    (a body no constraint touched: its exact free path)
 //!     relax                  (rigid, no bias: removes the velocity the bias added)
-//! restitution                (bounce at the approach speed, above a threshold)
+//! restitution                (bounce at the impact speed, above a threshold)
 //! ```
 //!
 //! The solve and relax passes sweep the contacts between moving bodies forward on even

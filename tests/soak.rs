@@ -16,7 +16,7 @@
 //! floor were clipped at time 0 each step while their velocity grew, and time of impact
 //! searched curved patches to 1 mm. Now 2,000 steps take about 20 s at opt-level 1.
 //! The 100,000-step figures (`fathom run scenes/soak.ron --steps 100000 --json`) are in
-//! the README.
+//! `docs/guarantees.md`.
 
 use fathom::energy::EnergyLedger;
 use fathom::SceneFile;

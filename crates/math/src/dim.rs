@@ -294,7 +294,12 @@ impl Dim<3> for Space<3> {
         w: &Vector3<Real>,
         h: Real,
     ) -> Vector3<Real> {
-        let Some(inertia) = inv_inertia_local.try_inverse() else {
+        // At rest, or isotropic (ω × Iω = 0 for any ω): no change, and no inverse to take.
+        let inv = inv_inertia_local;
+        if *inv == Matrix3::from_diagonal_element(inv.m11) || *w == Vector3::zeros() {
+            return *w;
+        }
+        let Some(inertia) = inv.try_inverse() else {
             return *w;
         };
         let world_inertia = |q: &Self::Rotation| {

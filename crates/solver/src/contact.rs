@@ -213,27 +213,36 @@ fn apply<const D: usize>(
     pair.w_b += Space::<D>::inertia_apply(&b.inv_inertia, &Space::<D>::cross(r_b, p));
 }
 
-/// The inverse effective mass coupling directions `d` and `e` at the anchors (1/kg):
-/// `d·e (m_a⁻¹ + m_b⁻¹) + (r_a × d)·I_a⁻¹(r_a × e) + (r_b × d)·I_b⁻¹(r_b × e)`.
-fn inverse_mass<const D: usize>(
-    a: &SolverBody<D>,
-    b: &SolverBody<D>,
+/// The angular parts of a unit impulse along `d` at the anchors: `(r_a × d, r_b × d)`.
+fn angular_rows<const D: usize>(
     r_a: &Vector<D>,
     r_b: &Vector<D>,
     d: &Vector<D>,
-    e: &Vector<D>,
+) -> (AngVector<D>, AngVector<D>)
+where
+    Space<D>: Dim<D>,
+{
+    (Space::<D>::cross(r_a, d), Space::<D>::cross(r_b, d))
+}
+
+/// The inverse effective mass coupling two directions `d` and `e` (1/kg), from `d·e` and
+/// their [`angular_rows`]: `d·e (m_a⁻¹ + m_b⁻¹) + (r_a × d)·I_a⁻¹(r_a × e) + (r_b × d)·I_b⁻¹(r_b × e)`.
+fn inverse_mass<const D: usize>(
+    a: &SolverBody<D>,
+    b: &SolverBody<D>,
+    d_dot_e: Real,
+    (ra_d, rb_d): &(AngVector<D>, AngVector<D>),
+    (ra_e, rb_e): &(AngVector<D>, AngVector<D>),
 ) -> Real
 where
     Space<D>: Dim<D>,
 {
-    let (ra_d, ra_e) = (Space::<D>::cross(r_a, d), Space::<D>::cross(r_a, e));
-    let (rb_d, rb_e) = (Space::<D>::cross(r_b, d), Space::<D>::cross(r_b, e));
-    d.dot(e) * (a.inv_mass + b.inv_mass)
-        + Space::<D>::ang_dot(&ra_d, &Space::<D>::inertia_apply(&a.inv_inertia, &ra_e))
-        + Space::<D>::ang_dot(&rb_d, &Space::<D>::inertia_apply(&b.inv_inertia, &rb_e))
+    d_dot_e * (a.inv_mass + b.inv_mass)
+        + Space::<D>::ang_dot(ra_d, &Space::<D>::inertia_apply(&a.inv_inertia, ra_e))
+        + Space::<D>::ang_dot(rb_d, &Space::<D>::inertia_apply(&b.inv_inertia, rb_e))
 }
 
-/// `1 / K` along `d`, or 0 when nothing can move.
+/// `1 / K` along the unit direction `d`, or 0 when nothing can move.
 fn effective_mass<const D: usize>(
     a: &SolverBody<D>,
     b: &SolverBody<D>,
@@ -244,7 +253,8 @@ fn effective_mass<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    let k = inverse_mass(a, b, r_a, r_b, d, d);
+    let rows = angular_rows(r_a, r_b, d);
+    let k = inverse_mass(a, b, d.dot(d), &rows, &rows);
     if k > 0.0 {
         1.0 / k
     } else {
@@ -358,10 +368,14 @@ where
             p.base_separation = p.separation - n.dot(&(p.r_b - p.r_a));
             p.normal_mass = effective_mass(a, b, &p.r_a, &p.r_b, &n);
             let [t0, t1] = &tangents;
+            let (rows0, rows1) = (
+                angular_rows(&p.r_a, &p.r_b, t0),
+                angular_rows(&p.r_a, &p.r_b, t1),
+            );
             p.tangent_k = [
-                inverse_mass(a, b, &p.r_a, &p.r_b, t0, t0),
-                inverse_mass(a, b, &p.r_a, &p.r_b, t1, t1),
-                inverse_mass(a, b, &p.r_a, &p.r_b, t0, t1),
+                inverse_mass(a, b, t0.dot(t0), &rows0, &rows0),
+                inverse_mass(a, b, t1.dot(t1), &rows1, &rows1),
+                inverse_mass(a, b, t0.dot(t1), &rows0, &rows1),
             ];
             let vn = n.dot(&(b.point_velocity(&p.r_b) - a.point_velocity(&p.r_a)));
             p.relative_velocity = impact_speed(vn, p.separation, closing_accel);

@@ -72,11 +72,7 @@ fn run_to_sleep<const D: usize>(threads: usize) -> (usize, u64)
 where
     Space<D>: Dim<D>,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
+    in_pool(threads, || {
         let mut w = scene::<D>();
         let slept = (1..=MAX_STEPS).find(|_| {
             w.step();

@@ -48,10 +48,10 @@ where
     for i in 1..=(SECONDS / dt).round() as usize {
         w.step();
         let t = i as Real * dt;
-        let energy = mechanical_energy(&w, b);
+        let energy = mechanical_energy(w.body(b).unwrap());
         if t >= 1.0 {
             let base = *settled.get_or_insert(energy);
-            rest.gain = rest.gain.max(energy - base);
+            rest.gain = rest.gain.max((energy - base) as Real);
         }
         if t >= 3.0 {
             rest.energy_after_3s = rest
@@ -61,15 +61,6 @@ where
         }
     }
     rest
-}
-
-/// Kinetic plus potential energy of body `b`, J (potential zero at y = 0).
-fn mechanical_energy<const D: usize>(w: &World<D>, b: BodyHandle) -> Real
-where
-    Space<D>: Dim<D>,
-{
-    let body = w.body(b).unwrap();
-    body.kinetic_energy() + body.mass() * G * body.center_of_mass()[1]
 }
 
 /// Distance of the centroid of `b`'s contact points from the centre of its bottom face, m;

@@ -32,11 +32,7 @@ fn hash_with_threads<const D: usize>(threads: usize) -> u64
 where
     Space<D>: Dim<D>,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
+    in_pool(threads, || {
         let mut w = scene::<D>();
         run(&mut w, 2.0);
         assert!(w.contact_count() > 0, "D={D}: the scene never touched");

@@ -170,13 +170,10 @@ fn energy_gain<const D: usize>(w: &mut World<D>, seconds: Real) -> Real
 where
     Space<D>: Dim<D>,
 {
-    // Summed in f64 so the sum's own round-off does not count as a gain.
     let energy = |w: &World<D>| -> f64 {
         w.bodies()
             .filter(|(_, b)| b.is_dynamic())
-            .map(|(_, b)| {
-                b.kinetic_energy() as f64 + (b.mass() * G) as f64 * b.center_of_mass()[1] as f64
-            })
+            .map(|(_, b)| mechanical_energy(b))
             .sum()
     };
     run(w, 2.0);

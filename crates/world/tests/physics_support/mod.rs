@@ -1,8 +1,8 @@
-//! Scene builders shared by the root physics tests, written once for 2D and 3D.
+//! Scene builders shared by the world's physics tests, written once for 2D and 3D.
 #![allow(dead_code)]
 
 use fathom_math::{Dim, Real, Space, Vector};
-use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, Shape, World, WorldSettings};
+use fathom_world::{Body, BodyDesc, BodyHandle, ColliderDesc, Shape, World, WorldSettings};
 
 /// Standard gravity, m/s².
 pub const G: Real = 9.81;
@@ -19,20 +19,9 @@ pub fn up<const D: usize>() -> Vector<D> {
     axis::<D>(1)
 }
 
-/// A world with gravity `g` (world, m/s²) and default dt and substeps.
-pub fn world_with_gravity<const D: usize>(g: Vector<D>) -> World<D>
-where
-    Space<D>: Dim<D>,
-{
-    World::new(WorldSettings {
-        gravity: g,
-        ..WorldSettings::default()
-    })
-    .expect("valid settings")
-}
-
-/// A world with gravity `g` in which nothing falls asleep (so a test sees every motion).
-pub fn awake_world<const D: usize>(g: Vector<D>) -> World<D>
+/// A world with gravity `g` (world, m/s²) and default dt and substeps; `sleep` says whether
+/// islands may fall asleep.
+fn world<const D: usize>(g: Vector<D>, sleep: bool) -> World<D>
 where
     Space<D>: Dim<D>,
 {
@@ -40,8 +29,42 @@ where
         gravity: g,
         ..WorldSettings::default()
     };
-    settings.sleep.enabled = false;
+    settings.sleep.enabled = sleep;
     World::new(settings).expect("valid settings")
+}
+
+/// A world with gravity `g` (world, m/s²) and default dt and substeps.
+pub fn world_with_gravity<const D: usize>(g: Vector<D>) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    world(g, true)
+}
+
+/// A world with gravity `g` in which nothing falls asleep (so a test sees every motion).
+pub fn awake_world<const D: usize>(g: Vector<D>) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    world(g, false)
+}
+
+/// Kinetic plus potential energy of `b` under gravity `G` along -y (zero at y = 0), J, in
+/// f64 so that sums over many bodies keep their low bits.
+pub fn mechanical_energy<const D: usize>(b: &Body<D>) -> f64
+where
+    Space<D>: Dim<D>,
+{
+    b.kinetic_energy() as f64 + (b.mass() * G) as f64 * b.center_of_mass()[1] as f64
+}
+
+/// Runs `f` in a rayon pool of `threads` threads.
+pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+        .install(f)
 }
 
 /// A static ground: the half-space y <= 0 with the given friction and restitution.

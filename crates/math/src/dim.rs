@@ -142,69 +142,91 @@ impl Dim<2> for Space<2> {
     type AngularInertia = Real;
     const ANGULAR_DOF: usize = 1;
 
+    #[inline]
     fn rotation_matrix(r: &Self::Rotation) -> SMatrix<Real, 2, 2> {
         *r.to_rotation_matrix().matrix()
     }
+    #[inline]
     fn ang_zero() -> Real {
         0.0
     }
+    #[inline]
     fn ang_dot(a: &Real, b: &Real) -> Real {
         a * b
     }
+    #[inline]
     fn ang_is_finite(a: &Real) -> bool {
         a.is_finite()
     }
+    #[inline]
     fn cross(a: &Vector2<Real>, b: &Vector2<Real>) -> Real {
         a.perp(b)
     }
+    #[inline]
     fn ang_cross(w: &Real, r: &Vector2<Real>) -> Vector2<Real> {
         Vector2::new(-w * r.y, w * r.x)
     }
+    #[inline]
     fn integrate_rotation(r: &Self::Rotation, w: &Real, dt: Real) -> Self::Rotation {
         UnitComplex::new(w * dt) * r
     }
+    #[inline]
     fn rotation_from_scaled_axis(v: &Real) -> Self::Rotation {
         UnitComplex::new(*v)
     }
+    #[inline]
     fn scaled_axis(r: &Self::Rotation) -> Real {
         r.angle()
     }
+    #[inline]
     fn rotate_ang(_r: &Self::Rotation, w: &Real) -> Real {
         *w
     }
+    #[inline]
     fn inertia_zero() -> Real {
         0.0
     }
+    #[inline]
     fn inertia_from_second_moment(c: &SMatrix<Real, 2, 2>) -> Real {
         c.trace()
     }
+    #[inline]
     fn point_mass_inertia(m: Real, r: &Vector2<Real>) -> Real {
         m * r.norm_squared()
     }
+    #[inline]
     fn inertia_add(a: &Real, b: &Real) -> Real {
         a + b
     }
+    #[inline]
     fn inertia_sub(a: &Real, b: &Real) -> Real {
         a - b
     }
+    #[inline]
     fn inertia_scale(a: &Real, s: Real) -> Real {
         a * s
     }
+    #[inline]
     fn inertia_inverse(a: &Real) -> Real {
         inverse_or_zero(*a)
     }
+    #[inline]
     fn inertia_rotated(a: &Real, _r: &Self::Rotation) -> Real {
         *a
     }
+    #[inline]
     fn inertia_apply(a: &Real, w: &Real) -> Real {
         a * w
     }
+    #[inline]
     fn inertia_is_finite(a: &Real) -> bool {
         a.is_finite()
     }
+    #[inline]
     fn gyroscopic(_: &Self::Rotation, _: &Real, w: &Real, _: Real) -> Real {
         *w
     }
+    #[inline]
     fn tangents(n: &Vector2<Real>) -> [Vector2<Real>; 2] {
         let t = Vector2::new(-n.y, n.x);
         [t, t]
@@ -217,57 +239,74 @@ impl Dim<3> for Space<3> {
     type AngularInertia = Matrix3<Real>;
     const ANGULAR_DOF: usize = 3;
 
+    #[inline]
     fn rotation_matrix(r: &Self::Rotation) -> Matrix3<Real> {
         *r.to_rotation_matrix().matrix()
     }
+    #[inline]
     fn ang_zero() -> Vector3<Real> {
         Vector3::zeros()
     }
+    #[inline]
     fn ang_dot(a: &Vector3<Real>, b: &Vector3<Real>) -> Real {
         a.dot(b)
     }
+    #[inline]
     fn ang_is_finite(a: &Vector3<Real>) -> bool {
         a.iter().all(|x| x.is_finite())
     }
+    #[inline]
     fn cross(a: &Vector3<Real>, b: &Vector3<Real>) -> Vector3<Real> {
         a.cross(b)
     }
+    #[inline]
     fn ang_cross(w: &Vector3<Real>, r: &Vector3<Real>) -> Vector3<Real> {
         w.cross(r)
     }
+    #[inline]
     fn integrate_rotation(r: &Self::Rotation, w: &Vector3<Real>, dt: Real) -> Self::Rotation {
         // q' = q + dt/2 * (0, w) q, renormalised: the usual first-order update.
         let q = r.quaternion();
         let dq = nalgebra::Quaternion::from_parts(0.0, *w) * *q * (0.5 * dt);
         UnitQuaternion::new_normalize(q + dq)
     }
+    #[inline]
     fn rotation_from_scaled_axis(v: &Vector3<Real>) -> Self::Rotation {
         UnitQuaternion::from_scaled_axis(*v)
     }
+    #[inline]
     fn scaled_axis(r: &Self::Rotation) -> Vector3<Real> {
         r.scaled_axis()
     }
+    #[inline]
     fn rotate_ang(r: &Self::Rotation, w: &Vector3<Real>) -> Vector3<Real> {
         r * w
     }
+    #[inline]
     fn inertia_zero() -> Matrix3<Real> {
         Matrix3::zeros()
     }
+    #[inline]
     fn inertia_from_second_moment(c: &Matrix3<Real>) -> Matrix3<Real> {
         Matrix3::identity() * c.trace() - c
     }
+    #[inline]
     fn point_mass_inertia(m: Real, r: &Vector3<Real>) -> Matrix3<Real> {
         (Matrix3::identity() * r.norm_squared() - r * r.transpose()) * m
     }
+    #[inline]
     fn inertia_add(a: &Matrix3<Real>, b: &Matrix3<Real>) -> Matrix3<Real> {
         a + b
     }
+    #[inline]
     fn inertia_sub(a: &Matrix3<Real>, b: &Matrix3<Real>) -> Matrix3<Real> {
         a - b
     }
+    #[inline]
     fn inertia_scale(a: &Matrix3<Real>, s: Real) -> Matrix3<Real> {
         a * s
     }
+    #[inline]
     fn inertia_inverse(a: &Matrix3<Real>) -> Matrix3<Real> {
         // Invert on the principal axes so that locked (zero) axes stay zero.
         // Eigenvalues below a millionth of the largest are round-off of a zero.
@@ -278,16 +317,20 @@ impl Dim<3> for Space<3> {
             .map(|x| if x > floor { inverse_or_zero(x) } else { 0.0 });
         eig.eigenvectors * Matrix3::from_diagonal(&inv) * eig.eigenvectors.transpose()
     }
+    #[inline]
     fn inertia_rotated(a: &Matrix3<Real>, r: &Self::Rotation) -> Matrix3<Real> {
         let m = r.to_rotation_matrix();
         m.matrix() * a * m.matrix().transpose()
     }
+    #[inline]
     fn inertia_apply(a: &Matrix3<Real>, w: &Vector3<Real>) -> Vector3<Real> {
         a * w
     }
+    #[inline]
     fn inertia_is_finite(a: &Matrix3<Real>) -> bool {
         a.iter().all(|x| x.is_finite())
     }
+    #[inline]
     fn gyroscopic(
         r: &Self::Rotation,
         inv_inertia_local: &Matrix3<Real>,
@@ -331,6 +374,7 @@ impl Dim<3> for Space<3> {
         }
         x
     }
+    #[inline]
     fn tangents(n: &Vector3<Real>) -> [Vector3<Real>; 2] {
         // Duff et al., "Building an orthonormal basis, revisited".
         let sign = 1.0f32.copysign(n.z);

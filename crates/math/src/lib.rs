@@ -13,8 +13,16 @@ mod dim;
 pub mod segment;
 
 pub use aabb::Aabb;
+pub use arrayvec;
 pub use dim::{AngVector, AngularInertia, Dim, Pose, Rotation, Space};
 pub use nalgebra;
+
+/// Most points one contact manifold holds (4 in 3D; 2D manifolds use at most 2).
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// The points of one manifold, stored inline: a manifold is built every step for every
+/// touching pair, and a heap allocation each would cost more than the points.
+pub type ManifoldPoints<T> = arrayvec::ArrayVec<T, MAX_MANIFOLD_POINTS>;
 
 /// The scalar type of the whole engine.
 pub type Real = f32;

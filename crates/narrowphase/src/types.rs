@@ -1,7 +1,7 @@
 //! The answers of the queries: contact points, manifolds, deepest points,
 //! distances, and the statistics every query reports beside its answer.
 
-use fathom_math::{Real, Vector};
+use fathom_math::{ManifoldPoints, Real, Vector};
 
 /// One contact point of a manifold. Everything in the WORLD frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +24,7 @@ pub struct Manifold<const D: usize> {
     /// Unit normal, world frame, pointing from A towards B.
     pub normal: Vector<D>,
     /// The points, at most 4 in 3D and 2 in 2D.
-    pub points: Vec<ContactPoint<D>>,
+    pub points: ManifoldPoints<ContactPoint<D>>,
 }
 
 /// What a query cost and whether it was cut short.

@@ -19,7 +19,7 @@ use crate::softness::Softness;
 
 /// Mass ratio from which a dynamic pair's contact is as stiff as a static one's.
 pub const HEAVY_RATIO: Real = 10.0;
-use fathom_math::{AngVector, Dim, Real, Space, Vector};
+use fathom_math::{AngVector, Dim, ManifoldPoints, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +60,10 @@ where
     base_separation: Real,
     /// Effective mass along the normal, kg.
     normal_mass: Real,
+    /// The normal's angular rows and responses.
+    normal_row: Row<D>,
+    /// The tangents' angular rows and responses (2D uses the first).
+    tangent_rows: [Row<D>; 2],
     /// The tangent plane's inverse effective mass `K` (1/kg) in the constraint's tangent
     /// basis, as `[K00, K11, K01]` (2D uses `K00` only).
     tangent_k: [Real; 3],
@@ -88,6 +92,8 @@ where
             local_r_b: Vector::zeros(),
             base_separation: separation,
             normal_mass: 0.0,
+            normal_row: Row::default(),
+            tangent_rows: [Row::default(); 2],
             tangent_k: [0.0; 3],
             relative_velocity: 0.0,
         }
@@ -120,7 +126,7 @@ where
     /// Coefficient of restitution (0 = no bounce, 1 = elastic).
     pub restitution: Real,
     /// The points (up to 2 in 2D, 4 in 3D).
-    pub points: Vec<ContactPoint<D>>,
+    pub points: ManifoldPoints<ContactPoint<D>>,
     /// Unit tangents (the first `D - 1` are used), world frame; set by `prepare`.
     pub tangents: [Vector<D>; 2],
     /// Softness used while biased; set by `prepare` (stiffer against static bodies).
@@ -131,6 +137,8 @@ where
     /// Relative acceleration of B from A along the normal from gravity and external forces
     /// alone (m/s², negative closing); set by `prepare`.
     closing_accel: Real,
+    /// The bodies' inverse masses (1/kg), copied by `prepare` so the passes read no body.
+    inv_mass: [Real; 2],
 }
 
 /// Per-step quantities every constraint needs.
@@ -186,79 +194,79 @@ where
         bodies[b].linear_velocity = self.v_b;
         bodies[b].angular_velocity = self.w_b;
     }
-
-    /// Velocity of B's point at `r_b` relative to A's point at `r_a`.
-    fn relative_velocity(&self, r_a: &Vector<D>, r_b: &Vector<D>) -> Vector<D> {
-        self.v_b + Space::<D>::ang_cross(&self.w_b, r_b)
-            - self.v_a
-            - Space::<D>::ang_cross(&self.w_a, r_a)
-    }
 }
 
 /// Applies impulse `p` to B at `r_b` and `-p` to A at `r_a`.
-fn apply<const D: usize>(
-    pair: &mut Pair<D>,
-    bodies: &[SolverBody<D>],
-    c: &ContactConstraint<D>,
-    r_a: &Vector<D>,
-    r_b: &Vector<D>,
-    p: &Vector<D>,
-) where
-    Space<D>: Dim<D>,
-{
-    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
-    pair.v_a -= p * a.inv_mass;
-    pair.w_a -= Space::<D>::inertia_apply(&a.inv_inertia, &Space::<D>::cross(r_a, p));
-    pair.v_b += p * b.inv_mass;
-    pair.w_b += Space::<D>::inertia_apply(&b.inv_inertia, &Space::<D>::cross(r_b, p));
-}
-
-/// The angular parts of a unit impulse along `d` at the anchors: `(r_a × d, r_b × d)`.
-fn angular_rows<const D: usize>(
-    r_a: &Vector<D>,
-    r_b: &Vector<D>,
-    d: &Vector<D>,
-) -> (AngVector<D>, AngVector<D>)
+/// One constraint direction `d` at a point, for both bodies: the angular rows of the
+/// Jacobian (`r × d`) and the angular velocity a unit impulse along `d` gives each body
+/// (`I⁻¹ (r × d)`, with the inertia at step start). With them a pass reads and writes only
+/// velocities.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+struct Row<const D: usize>
 where
     Space<D>: Dim<D>,
 {
-    (Space::<D>::cross(r_a, d), Space::<D>::cross(r_b, d))
+    rows: [AngVector<D>; 2],
+    response: [AngVector<D>; 2],
 }
 
-/// The inverse effective mass coupling two directions `d` and `e` (1/kg), from `d·e` and
-/// their [`angular_rows`]: `d·e (m_a⁻¹ + m_b⁻¹) + (r_a × d)·I_a⁻¹(r_a × e) + (r_b × d)·I_b⁻¹(r_b × e)`.
-fn inverse_mass<const D: usize>(
-    a: &SolverBody<D>,
-    b: &SolverBody<D>,
-    d_dot_e: Real,
-    (ra_d, rb_d): &(AngVector<D>, AngVector<D>),
-    (ra_e, rb_e): &(AngVector<D>, AngVector<D>),
-) -> Real
+impl<const D: usize> Default for Row<D>
 where
     Space<D>: Dim<D>,
 {
-    d_dot_e * (a.inv_mass + b.inv_mass)
-        + Space::<D>::ang_dot(ra_d, &Space::<D>::inertia_apply(&a.inv_inertia, ra_e))
-        + Space::<D>::ang_dot(rb_d, &Space::<D>::inertia_apply(&b.inv_inertia, rb_e))
+    fn default() -> Self {
+        let z = Space::<D>::ang_zero();
+        Self {
+            rows: [z, z],
+            response: [z, z],
+        }
+    }
 }
 
-/// `1 / K` along the unit direction `d`, or 0 when nothing can move.
-fn effective_mass<const D: usize>(
-    a: &SolverBody<D>,
-    b: &SolverBody<D>,
-    r_a: &Vector<D>,
-    r_b: &Vector<D>,
-    d: &Vector<D>,
-) -> Real
+impl<const D: usize> Row<D>
 where
     Space<D>: Dim<D>,
 {
-    let rows = angular_rows(r_a, r_b, d);
-    let k = inverse_mass(a, b, d.dot(d), &rows, &rows);
-    if k > 0.0 {
-        1.0 / k
-    } else {
-        0.0
+    fn new(
+        a: &SolverBody<D>,
+        b: &SolverBody<D>,
+        r_a: &Vector<D>,
+        r_b: &Vector<D>,
+        d: &Vector<D>,
+    ) -> Self {
+        let rows = [Space::<D>::cross(r_a, d), Space::<D>::cross(r_b, d)];
+        Self {
+            rows,
+            response: [
+                Space::<D>::inertia_apply(&a.inv_inertia, &rows[0]),
+                Space::<D>::inertia_apply(&b.inv_inertia, &rows[1]),
+            ],
+        }
+    }
+
+    /// The inverse effective mass coupling this direction `d` with `other`'s `e` (1/kg):
+    /// `d·e (m_a⁻¹ + m_b⁻¹) + (r_a × d)·I_a⁻¹(r_a × e) + (r_b × d)·I_b⁻¹(r_b × e)`.
+    fn inverse_mass(&self, other: &Self, d_dot_e: Real, inv_mass: &[Real; 2]) -> Real {
+        d_dot_e * (inv_mass[0] + inv_mass[1])
+            + Space::<D>::ang_dot(&self.rows[0], &other.response[0])
+            + Space::<D>::ang_dot(&self.rows[1], &other.response[1])
+    }
+
+    /// The speed of B's point relative to A's along the unit direction `d` this row belongs to.
+    #[inline]
+    fn speed(&self, pair: &Pair<D>, d: &Vector<D>) -> Real {
+        d.dot(&(pair.v_b - pair.v_a)) + Space::<D>::ang_dot(&self.rows[1], &pair.w_b)
+            - Space::<D>::ang_dot(&self.rows[0], &pair.w_a)
+    }
+
+    /// Applies the impulse `lambda` (N s) along `d`: minus to A, plus to B.
+    #[inline]
+    fn apply(&self, pair: &mut Pair<D>, d: &Vector<D>, lambda: Real, inv_mass: &[Real; 2]) {
+        pair.v_a -= d * (lambda * inv_mass[0]);
+        pair.w_a -= self.response[0] * lambda;
+        pair.v_b += d * (lambda * inv_mass[1]);
+        pair.w_b += self.response[1] * lambda;
     }
 }
 
@@ -289,6 +297,7 @@ fn rebound_speed(impact: Real, separation: Real, accel: Real, e: Real) -> Real {
 /// The impulse per unit slip that stops the slip `s` (tangent components, the first `count`
 /// used) when applied against it: `|s|² / (sᵀ K s)`, the effective mass along the slip, with
 /// `K` given as `[K00, K11, K01]`. 0 when there is no slip or nothing can move.
+#[inline]
 fn slip_step(k: &[Real; 3], s: &[Real; 2], count: usize) -> Real {
     let ss: Real = s.iter().take(count).map(|x| x * x).sum();
     let sks = if count == 1 {
@@ -307,15 +316,17 @@ impl<const D: usize> ContactConstraint<D>
 where
     Space<D>: Dim<D>,
 {
-    /// A constraint between bodies `body_a` and `body_b` with unit `normal` (A to B, world).
+    /// A constraint between bodies `body_a` and `body_b` with unit `normal` (A to B, world)
+    /// and the first [`fathom_math::MAX_MANIFOLD_POINTS`] of `points`.
     pub fn new(
         body_a: usize,
         body_b: usize,
         normal: Vector<D>,
         friction: Real,
         restitution: Real,
-        points: Vec<ContactPoint<D>>,
+        points: impl IntoIterator<Item = ContactPoint<D>>,
     ) -> Self {
+        let points = points.into_iter().take(MAX_MANIFOLD_POINTS).collect();
         Self {
             body_a,
             body_b,
@@ -327,6 +338,7 @@ where
             softness: Softness::RIGID,
             foundation: false,
             closing_accel: 0.0,
+            inv_mass: [0.0; 2],
         }
     }
 
@@ -360,23 +372,29 @@ where
         let tangents = self.tangents;
         let closing_accel = n.dot(&(b.free_acceleration(gravity) - a.free_acceleration(gravity)));
         self.closing_accel = closing_accel;
+        let inv_mass = [a.inv_mass, b.inv_mass];
+        self.inv_mass = inv_mass;
         for p in &mut self.points {
             p.r_a = p.anchor - a.center;
             p.r_b = p.anchor - b.center;
             p.local_r_a = a.rotation.inverse_transform_vector(&p.r_a);
             p.local_r_b = b.rotation.inverse_transform_vector(&p.r_b);
             p.base_separation = p.separation - n.dot(&(p.r_b - p.r_a));
-            p.normal_mass = effective_mass(a, b, &p.r_a, &p.r_b, &n);
+            let normal = Row::new(a, b, &p.r_a, &p.r_b, &n);
+            let k = normal.inverse_mass(&normal, 1.0, &inv_mass);
+            p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+            p.normal_row = normal;
             let [t0, t1] = &tangents;
-            let (rows0, rows1) = (
-                angular_rows(&p.r_a, &p.r_b, t0),
-                angular_rows(&p.r_a, &p.r_b, t1),
-            );
-            p.tangent_k = [
-                inverse_mass(a, b, t0.dot(t0), &rows0, &rows0),
-                inverse_mass(a, b, t1.dot(t1), &rows1, &rows1),
-                inverse_mass(a, b, t0.dot(t1), &rows0, &rows1),
+            let rows = [
+                Row::new(a, b, &p.r_a, &p.r_b, t0),
+                Row::new(a, b, &p.r_a, &p.r_b, t1),
             ];
+            p.tangent_k = [
+                rows[0].inverse_mass(&rows[0], 1.0, &inv_mass),
+                rows[1].inverse_mass(&rows[1], 1.0, &inv_mass),
+                rows[0].inverse_mass(&rows[1], t0.dot(t1), &inv_mass),
+            ];
+            p.tangent_rows = rows;
             let vn = n.dot(&(b.point_velocity(&p.r_b) - a.point_velocity(&p.r_a)));
             p.relative_velocity = impact_speed(vn, p.separation, closing_accel);
             p.max_normal_impulse = 0.0;
@@ -388,11 +406,16 @@ where
     pub fn warm_start(&self, bodies: &mut [SolverBody<D>]) {
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
         for p in &self.points {
-            let mut imp = self.normal * p.normal_impulse;
+            p.normal_row
+                .apply(&mut pair, &self.normal, p.normal_impulse, &self.inv_mass);
             for k in 0..Self::tangent_count() {
-                imp += self.tangents[k] * p.tangent_impulse[k];
+                p.tangent_rows[k].apply(
+                    &mut pair,
+                    &self.tangents[k],
+                    p.tangent_impulse[k],
+                    &self.inv_mass,
+                );
             }
-            apply(&mut pair, bodies, self, &p.r_a, &p.r_b, &imp);
         }
         pair.store(bodies, self.body_a, self.body_b);
     }
@@ -429,7 +452,7 @@ where
                 (0.0, 1.0, 0.0)
             };
             let p = &mut self.points[i];
-            let vn = n.dot(&pair.relative_velocity(&p.r_a, &p.r_b));
+            let vn = p.normal_row.speed(&pair, &n);
             let delta =
                 -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let new_impulse = (p.normal_impulse + delta).max(0.0);
@@ -441,8 +464,7 @@ where
                 // since add up to the accumulated impulse, which is what the substep applied.
                 p.total_normal_impulse += new_impulse;
             }
-            let (r_a, r_b) = (p.r_a, p.r_b);
-            apply(&mut pair, bodies, self, &r_a, &r_b, &(n * applied));
+            p.normal_row.apply(&mut pair, &n, applied, &self.inv_mass);
         }
         pair.store(bodies, self.body_a, self.body_b);
     }
@@ -459,13 +481,12 @@ where
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
         let tangents = self.tangents;
         let count = Self::tangent_count();
-        for i in 0..self.points.len() {
-            let p = &self.points[i];
-            let dv = pair.relative_velocity(&p.r_a, &p.r_b);
+        let inv_mass = self.inv_mass;
+        for p in self.points.iter_mut() {
             let max_friction = self.friction * p.normal_impulse;
             let mut slip = [0.0; 2];
             for k in 0..count {
-                slip[k] = tangents[k].dot(&dv);
+                slip[k] = p.tangent_rows[k].speed(&pair, &tangents[k]);
             }
             let step = slip_step(&p.tangent_k, &slip, count);
             let mut new = [0.0; 2];
@@ -477,13 +498,11 @@ where
                 let scale = if len > 0.0 { max_friction / len } else { 0.0 };
                 new.iter_mut().for_each(|x| *x *= scale);
             }
-            let mut imp = Vector::<D>::zeros();
             for k in 0..count {
-                imp += tangents[k] * (new[k] - p.tangent_impulse[k]);
+                let applied = new[k] - p.tangent_impulse[k];
+                p.tangent_rows[k].apply(&mut pair, &tangents[k], applied, &inv_mass);
             }
-            let (r_a, r_b) = (p.r_a, p.r_b);
-            self.points[i].tangent_impulse = new;
-            apply(&mut pair, bodies, self, &r_a, &r_b, &imp);
+            p.tangent_impulse = new;
         }
         pair.store(bodies, self.body_a, self.body_b);
     }
@@ -502,7 +521,7 @@ where
             if p.relative_velocity > -ctx.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = n.dot(&pair.relative_velocity(&p.r_a, &p.r_b));
+            let vn = p.normal_row.speed(&pair, &n);
             let separation = self.current_separation(bodies, p);
             let target = rebound_speed(
                 p.relative_velocity,
@@ -513,12 +532,11 @@ where
             let delta = p.normal_mass * (target - vn);
             let new_impulse = (p.normal_impulse + delta).max(0.0);
             let applied = new_impulse - p.normal_impulse;
-            let (r_a, r_b) = (p.r_a, p.r_b);
             let p = &mut self.points[i];
             p.normal_impulse = new_impulse;
             p.total_normal_impulse += applied;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply(&mut pair, bodies, self, &r_a, &r_b, &(n * applied));
+            p.normal_row.apply(&mut pair, &n, applied, &self.inv_mass);
         }
         pair.store(bodies, self.body_a, self.body_b);
     }

@@ -8,7 +8,7 @@
 //! slowly turning normal in 3D.
 
 use crate::arena::{BodyHandle, ColliderHandle};
-use fathom_math::{Dim, Real, Space, Vector};
+use fathom_math::{Dim, ManifoldPoints, Real, Space, Vector};
 use serde::{Deserialize, Serialize};
 
 /// One contact point as the world keeps it.
@@ -38,7 +38,7 @@ pub struct CachedManifold<const D: usize> {
     /// Unit normal from A to B, world.
     pub normal: Vector<D>,
     /// Its points.
-    pub points: Vec<CachedPoint<D>>,
+    pub points: ManifoldPoints<CachedPoint<D>>,
 }
 
 /// The manifolds of one collider pair (`a` has the lower handle index).

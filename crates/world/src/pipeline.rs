@@ -267,20 +267,16 @@ where
             );
             for (mi, m) in manifolds.iter().enumerate() {
                 let tangents = Space::<D>::tangents(&m.normal);
-                let points = m
-                    .points
-                    .iter()
-                    .map(|p| {
-                        let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
-                        match old.and_then(|o| o.warm_start(p.id)) {
-                            Some((normal, friction)) => point.with_warm_start(
-                                normal,
-                                [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
-                            ),
-                            None => point,
-                        }
-                    })
-                    .collect();
+                let points = m.points.iter().map(|p| {
+                    let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
+                    match old.and_then(|o| o.warm_start(p.id)) {
+                        Some((normal, friction)) => point.with_warm_start(
+                            normal,
+                            [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
+                        ),
+                        None => point,
+                    }
+                });
                 constraints.push(ContactConstraint::new(
                     ia,
                     ib,

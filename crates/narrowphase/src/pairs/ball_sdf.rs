@@ -59,7 +59,7 @@ where
         };
         vec![Manifold {
             normal: c.normal,
-            points: vec![point],
+            points: std::iter::once(point).collect(),
         }]
     }
 }

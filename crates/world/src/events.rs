@@ -173,34 +173,37 @@ where
         self.events = events;
     }
 
-    fn was_touching(&self, key: (u64, u64)) -> bool {
-        self.touching
-            .binary_search_by(|t| t.key().cmp(&key))
-            .is_ok()
-    }
-
-    /// Contact pairs of the cache that touch, with the hysteresis of the module docs.
+    /// Contact pairs of the cache that touch, with the hysteresis of the module docs. The
+    /// cache and the old touching set are both in pair order: one merge walk tells which
+    /// pairs touched before.
     fn touching_contacts(&self) -> Vec<Touch> {
-        self.contacts
-            .iter()
-            .filter(|p| {
+        let mut before = self.touching.iter().map(Touch::key).peekable();
+        let mut out = Vec::new();
+        for p in &self.contacts {
+            let key = p.key();
+            while before.next_if(|k| *k < key).is_some() {}
+            let was = before.next_if_eq(&key).is_some();
+            let reach = if was {
                 let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b))
                 else {
-                    return false;
+                    continue;
                 };
-                let reach = if self.was_touching(p.key()) {
-                    ca.margin.max(cb.margin).max(TOUCH_SLOP)
-                } else {
-                    TOUCH_SLOP
-                };
-                pair_touches(p, reach)
-            })
-            .map(|p| Touch {
-                a: p.a,
-                b: p.b,
-                sensor: false,
-            })
-            .collect()
+                ca.margin.max(cb.margin).max(TOUCH_SLOP)
+            } else {
+                TOUCH_SLOP
+            };
+            if pair_touches(p, reach)
+                && self.colliders.contains(p.a)
+                && self.colliders.contains(p.b)
+            {
+                out.push(Touch {
+                    a: p.a,
+                    b: p.b,
+                    sensor: false,
+                });
+            }
+        }
+        out
     }
 
     /// Candidate pairs with exactly one sensor that overlap at the end of the step,

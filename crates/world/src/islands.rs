@@ -293,29 +293,8 @@ where
         }
     }
 
-    /// The new contact cache plus the cached pairs of sleeping bodies (which were not
-    /// queried this step and keep their manifolds for when they wake), sorted by pair.
-    pub(crate) fn with_sleeping_pairs(
-        &self,
-        mut cache: Vec<PairContacts<D>>,
-    ) -> Vec<PairContacts<D>> {
-        let have: BTreeSet<(u64, u64)> = cache.iter().map(|p| p.key()).collect();
-        let kept: Vec<PairContacts<D>> = self
-            .contacts
-            .iter()
-            .filter(|p| !have.contains(&p.key()) && self.pair_is_asleep(p.a, p.b))
-            .cloned()
-            .collect();
-        if kept.is_empty() {
-            return cache;
-        }
-        cache.extend(kept);
-        cache.sort_by_key(|p| p.key());
-        cache
-    }
-
     /// Both colliders live, neither body a mover, and at least one asleep.
-    fn pair_is_asleep(&self, a: ColliderHandle, b: ColliderHandle) -> bool {
+    pub(crate) fn pair_is_asleep(&self, a: ColliderHandle, b: ColliderHandle) -> bool {
         let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else {
             return false;
         };

@@ -325,47 +325,70 @@ where
         self.frozen_now = frozen;
     }
 
-    /// Stage 6b: the new manifolds with their impulses become the cache.
+    /// Stage 6b: the new manifolds with their impulses become the cache. Both lists are in
+    /// pair order, so one merge walk carries the sleeping pairs over (moved, not copied) and
+    /// hands a persisting pair its old manifold buffer to refill.
     fn cache_contacts(
         &mut self,
         found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
         constraints: &[ContactConstraint<D>],
         owners: &[(usize, usize)],
     ) {
-        let mut cache: Vec<PairContacts<D>> = found
-            .iter()
-            .map(|(a, b, _)| PairContacts {
+        let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
+        let mut cache: Vec<PairContacts<D>> = Vec::with_capacity(found.len());
+        let mut solved = constraints.iter().zip(owners).peekable();
+        for (pi, (a, b, manifolds)) in found.iter().enumerate() {
+            let key = (a.0.to_bits(), b.0.to_bits());
+            let mut reused = None;
+            while let Some(o) = old.next_if(|o| o.key() <= key) {
+                if o.key() == key {
+                    reused = Some(o);
+                } else if self.pair_is_asleep(o.a, o.b) {
+                    cache.push(o);
+                }
+            }
+            let mut pair = reused.unwrap_or_else(|| PairContacts {
                 a: *a,
                 b: *b,
                 manifolds: Vec::new(),
-            })
-            .collect();
-        for (c, &(pi, mi)) in constraints.iter().zip(owners) {
-            let m = &found[pi].2[mi];
-            let points = m
-                .points
-                .iter()
-                .zip(&c.points)
-                .map(|(p, s)| CachedPoint {
-                    point_a: p.point_a,
-                    point_b: p.point_b,
-                    separation: p.depth,
-                    id: p.id,
-                    normal_impulse: s.normal_impulse,
-                    friction_impulse: c.tangents[0] * s.tangent_impulse[0]
-                        + if D == 3 {
-                            c.tangents[1] * s.tangent_impulse[1]
-                        } else {
-                            Vector::zeros()
-                        },
-                    total_normal_impulse: s.total_normal_impulse,
-                })
-                .collect();
-            cache[pi].manifolds.push(CachedManifold {
-                normal: c.normal,
-                points,
             });
+            pair.manifolds.clear();
+            while let Some((c, &(_, mi))) = solved.next_if(|(_, &(owner, _))| owner == pi) {
+                pair.manifolds.push(cached_manifold(&manifolds[mi], c));
+            }
+            cache.push(pair);
         }
-        self.contacts = self.with_sleeping_pairs(cache);
+        cache.extend(old.filter(|o| self.pair_is_asleep(o.a, o.b)));
+        self.contacts = cache;
+    }
+}
+
+/// A solved manifold with its impulses, as the cache keeps it.
+fn cached_manifold<const D: usize>(m: &Manifold<D>, c: &ContactConstraint<D>) -> CachedManifold<D>
+where
+    Space<D>: Dim<D>,
+{
+    let points = m
+        .points
+        .iter()
+        .zip(&c.points)
+        .map(|(p, s)| CachedPoint {
+            point_a: p.point_a,
+            point_b: p.point_b,
+            separation: p.depth,
+            id: p.id,
+            normal_impulse: s.normal_impulse,
+            friction_impulse: c.tangents[0] * s.tangent_impulse[0]
+                + if D == 3 {
+                    c.tangents[1] * s.tangent_impulse[1]
+                } else {
+                    Vector::zeros()
+                },
+            total_normal_impulse: s.total_normal_impulse,
+        })
+        .collect();
+    CachedManifold {
+        normal: c.normal,
+        points,
     }
 }

@@ -1,0 +1,51 @@
+//! Wall-clock time per step of a shipped demo scene: mean, median and the worst step.
+//!
+//! `cargo run --release --example step_timing -- <scene> [warm-up steps] [timed steps]`
+//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep. A quick look while working
+//! on speed (and a target for `perf record`); the comparison with Rapier is
+//! `benches/rapier_step.rs`.
+
+use fathom::demo_scenes::demo_scene;
+use fathom::SceneFile;
+use fathom_math::{Dim, Space};
+use fathom_world::World;
+
+fn measure<const D: usize>(name: &str, mut w: World<D>, warm: usize, n: usize)
+where
+    Space<D>: Dim<D>,
+{
+    let mut st = w.settings().clone();
+    st.sleep.enabled = std::env::var("SLEEP").is_ok();
+    w.set_settings(st).unwrap();
+    for _ in 0..warm {
+        w.step();
+    }
+    let mut v = Vec::new();
+    for _ in 0..n {
+        let t = std::time::Instant::now();
+        w.step();
+        v.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let mean = v.iter().sum::<f64>() / n as f64;
+    let (imax, max) = v
+        .iter()
+        .enumerate()
+        .fold((0, 0.0f64), |a, (i, &x)| if x > a.1 { (i, x) } else { a });
+    let mut s = v.clone();
+    s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    eprintln!(
+        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}",
+        s[n / 2],
+        warm + imax
+    );
+}
+
+fn main() {
+    let name = std::env::args().nth(1).unwrap_or("pyramid_3d".into());
+    let warm: usize = std::env::args().nth(2).map_or(120, |s| s.parse().unwrap());
+    let n: usize = std::env::args().nth(3).map_or(100, |s| s.parse().unwrap());
+    match (demo_scene(&name).unwrap().build)() {
+        SceneFile::Scene2D(s) => measure(&name, s.build().unwrap(), warm, n),
+        SceneFile::Scene3D(s) => measure(&name, s.build().unwrap(), warm, n),
+    }
+}

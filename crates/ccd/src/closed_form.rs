@@ -10,8 +10,9 @@
 //! Covered: a ball against any primitive (ball, capsule, box, half-space: their
 //! fields are exact, so the ball's gap is `d(centre) - r`), capsules against
 //! capsules (the closest points of their segments), and a capsule or box against
-//! a half-space (its lowest point). Other pairs return `None` and go to the
-//! search.
+//! a half-space (its lowest point); a box against a box or a capsule while they are
+//! apart ([`crate::box_separation`]). Other pairs, and overlapping boxes, return `None`
+//! and go to the search.
 
 use crate::separation::Separation;
 use fathom_math::segment::closest_on_segments;
@@ -78,7 +79,10 @@ where
     if let Some(sep) = against_half_space(&ka, pose_a, &kb, pose_b) {
         return Some(sep);
     }
-    against_half_space(&kb, pose_b, &ka, pose_a).map(flipped)
+    if let Some(sep) = against_half_space(&kb, pose_b, &ka, pose_a) {
+        return Some(flipped(sep));
+    }
+    crate::box_separation::separation(a, pose_a, b, pose_b)
 }
 
 /// A ball (`a`) against a primitive (`b`, any kind but a general field): the primitives'

@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod bound_split;
+mod box_separation;
 mod capsule_cast;
 mod closed_form;
 mod error;

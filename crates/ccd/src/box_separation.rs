@@ -11,10 +11,11 @@
 //! the box's core when the segment crosses it (slab clipping). Overlapping pairs return
 //! `None` and go to the field search, which also refines the deepest point.
 
+use crate::closed_form::{exact, flipped, point_to_field};
 use crate::separation::Separation;
 use fathom_math::segment::closest_on_segments;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
-use fathom_sdf::{normalize_or_axis, Sdf, ShapeKind};
+use fathom_sdf::{Sdf, ShapeKind};
 
 /// A posed box: centre, world axes and half extents.
 struct Obb<const D: usize> {
@@ -109,22 +110,6 @@ fn keep<const D: usize>(best: &mut Best<D>, candidate: (Real, Vector<D>, Vector<
     }
 }
 
-/// Point `p` (world) against the box field `s` at `pose`: gap, the point itself, the nearest
-/// point of the box, and the normal from the point towards the box.
-fn point_to_box<const D: usize>(
-    p: &Vector<D>,
-    s: &dyn Sdf<D>,
-    pose: &Pose<D>,
-) -> (Real, Vector<D>, Vector<D>, Vector<D>)
-where
-    Space<D>: Dim<D>,
-{
-    let local = pose.inverse_transform_point(&(*p).into()).coords;
-    let d = s.distance(&local);
-    let n = pose.transform_vector(&normalize_or_axis(s.gradient(&local)));
-    (d, *p, p - n * d, -n)
-}
-
 /// Closest points of two segments as a feature pair (gap, on A, on B, normal A to B).
 fn segment_pair<const D: usize>(
     p: &(Vector<D>, Vector<D>),
@@ -156,8 +141,8 @@ where
     }
     let mut best: Best<D> = None;
     for bits in 0..1usize << D {
-        keep(&mut best, point_to_box(&oa.corner(bits), b, pose_b));
-        let (d, p, q, n) = point_to_box(&ob.corner(bits), a, pose_a);
+        keep(&mut best, point_to_field(&oa.corner(bits), b, pose_b));
+        let (d, p, q, n) = point_to_field(&ob.corner(bits), a, pose_a);
         keep(&mut best, (d, q, p, -n));
     }
     if D == 3 {
@@ -225,8 +210,8 @@ where
         return None;
     }
     let mut best: Best<D> = None;
-    keep(&mut best, point_to_box(&core.0, b, pose_b));
-    keep(&mut best, point_to_box(&core.1, b, pose_b));
+    keep(&mut best, point_to_field(&core.0, b, pose_b));
+    keep(&mut best, point_to_field(&core.1, b, pose_b));
     for e in obb.edges() {
         if let Some(f) = segment_pair(&core, &e) {
             keep(&mut best, f);
@@ -262,37 +247,6 @@ where
         }
     }
     true
-}
-
-fn flipped<const D: usize>(s: Separation<D>) -> Separation<D>
-where
-    Space<D>: Dim<D>,
-{
-    Separation {
-        point_a: s.point_b,
-        point_b: s.point_a,
-        normal: -s.normal,
-        ..s
-    }
-}
-
-fn exact<const D: usize>(
-    gap: Real,
-    point_a: Vector<D>,
-    point_b: Vector<D>,
-    normal: Vector<D>,
-) -> Separation<D>
-where
-    Space<D>: Dim<D>,
-{
-    Separation {
-        lower: gap,
-        upper: gap,
-        point_a,
-        point_b,
-        normal,
-        evals: 1,
-    }
 }
 
 #[cfg(test)]

@@ -103,16 +103,29 @@ where
     if b.kind() == ShapeKind::General {
         return None;
     }
-    let centre = pose_a.translation.vector;
-    let local = pose_b.inverse_transform_point(&centre.into()).coords;
-    let d = b.distance(&local);
-    // Outward normal of B at the centre; the normal from A towards B is its reverse.
-    let n = pose_b.transform_vector(&normalize_or_axis(b.gradient(&local)));
-    Some(exact(d - radius, centre - n * radius, centre - n * d, -n))
+    let (d, centre, nearest, n) = point_to_field(&pose_a.translation.vector, b, pose_b);
+    Some(exact(d - radius, centre + n * radius, nearest, n))
+}
+
+/// Point `p` (world) against the exact field `s` at `pose`: its signed distance, the point
+/// itself, the field's nearest surface point, and the normal from the point towards the
+/// shape (the reverse of the field's outward gradient, inside as well as out).
+pub(crate) fn point_to_field<const D: usize>(
+    p: &Vector<D>,
+    s: &dyn Sdf<D>,
+    pose: &Pose<D>,
+) -> (Real, Vector<D>, Vector<D>, Vector<D>)
+where
+    Space<D>: Dim<D>,
+{
+    let local = pose.inverse_transform_point(&(*p).into()).coords;
+    let d = s.distance(&local);
+    let n = pose.transform_vector(&normalize_or_axis(s.gradient(&local)));
+    (d, *p, p - n * d, -n)
 }
 
 /// The same separation seen from the other shape.
-fn flipped<const D: usize>(s: Separation<D>) -> Separation<D>
+pub(crate) fn flipped<const D: usize>(s: Separation<D>) -> Separation<D>
 where
     Space<D>: Dim<D>,
 {
@@ -191,7 +204,7 @@ where
 }
 
 /// An exact separation `gap` with its witnesses and the normal from A towards B.
-fn exact<const D: usize>(
+pub(crate) fn exact<const D: usize>(
     gap: Real,
     point_a: Vector<D>,
     point_b: Vector<D>,

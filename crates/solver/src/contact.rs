@@ -47,13 +47,10 @@ where
     pub tangent_impulse: [Real; 2],
     /// Largest normal impulse applied in any substep of the last step, N s.
     pub max_normal_impulse: Real,
-    /// Offset of the anchor from A's centre of mass, world frame at step start.
-    r_a: Vector<D>,
-    /// Offset of the anchor from B's centre of mass, world frame at step start.
-    r_b: Vector<D>,
-    /// `r_a` in A's body frame, to follow A's rotation during the step.
+    /// The anchor's offset from A's centre of mass at step start, in A's body frame, to
+    /// follow A's rotation during the step.
     local_r_a: Vector<D>,
-    /// `r_b` in B's body frame.
+    /// The same for B.
     local_r_b: Vector<D>,
     /// Separation minus the part explained by the anchors, so that
     /// `n · (Δp_b - Δp_a + r_b' - r_a') + base_separation` is the current separation.
@@ -86,8 +83,6 @@ where
             total_normal_impulse: 0.0,
             tangent_impulse: [0.0; 2],
             max_normal_impulse: 0.0,
-            r_a: Vector::zeros(),
-            r_b: Vector::zeros(),
             local_r_a: Vector::zeros(),
             local_r_b: Vector::zeros(),
             base_separation: separation,
@@ -375,19 +370,18 @@ where
         let inv_mass = [a.inv_mass, b.inv_mass];
         self.inv_mass = inv_mass;
         for p in &mut self.points {
-            p.r_a = p.anchor - a.center;
-            p.r_b = p.anchor - b.center;
-            p.local_r_a = a.rotation.inverse_transform_vector(&p.r_a);
-            p.local_r_b = b.rotation.inverse_transform_vector(&p.r_b);
-            p.base_separation = p.separation - n.dot(&(p.r_b - p.r_a));
-            let normal = Row::new(a, b, &p.r_a, &p.r_b, &n);
+            let (r_a, r_b) = (p.anchor - a.center, p.anchor - b.center);
+            p.local_r_a = a.rotation.inverse_transform_vector(&r_a);
+            p.local_r_b = b.rotation.inverse_transform_vector(&r_b);
+            p.base_separation = p.separation - n.dot(&(r_b - r_a));
+            let normal = Row::new(a, b, &r_a, &r_b, &n);
             let k = normal.inverse_mass(&normal, 1.0, &inv_mass);
             p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
             p.normal_row = normal;
             let [t0, t1] = &tangents;
             let rows = [
-                Row::new(a, b, &p.r_a, &p.r_b, t0),
-                Row::new(a, b, &p.r_a, &p.r_b, t1),
+                Row::new(a, b, &r_a, &r_b, t0),
+                Row::new(a, b, &r_a, &r_b, t1),
             ];
             p.tangent_k = [
                 rows[0].inverse_mass(&rows[0], 1.0, &inv_mass),
@@ -395,7 +389,7 @@ where
                 rows[0].inverse_mass(&rows[1], t0.dot(t1), &inv_mass),
             ];
             p.tangent_rows = rows;
-            let vn = n.dot(&(b.point_velocity(&p.r_b) - a.point_velocity(&p.r_a)));
+            let vn = n.dot(&(b.point_velocity(&r_b) - a.point_velocity(&r_a)));
             p.relative_velocity = impact_speed(vn, p.separation, closing_accel);
             p.max_normal_impulse = 0.0;
             p.total_normal_impulse = 0.0;

@@ -183,19 +183,15 @@ where
             let key = p.key();
             while before.next_if(|k| *k < key).is_some() {}
             let was = before.next_if_eq(&key).is_some();
+            let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b)) else {
+                continue;
+            };
             let reach = if was {
-                let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b))
-                else {
-                    continue;
-                };
                 ca.margin.max(cb.margin).max(TOUCH_SLOP)
             } else {
                 TOUCH_SLOP
             };
-            if pair_touches(p, reach)
-                && self.colliders.contains(p.a)
-                && self.colliders.contains(p.b)
-            {
+            if pair_touches(p, reach) {
                 out.push(Touch {
                     a: p.a,
                     b: p.b,

@@ -134,6 +134,10 @@ where
     closing_accel: Real,
     /// The bodies' inverse masses (1/kg), copied by `prepare` so the passes read no body.
     inv_mass: [Real; 2],
+    /// Unit null vector of a 4-point manifold's normal rows; zero when none.
+    null: [Real; 4],
+    /// Passes per solve or relax stage (1, more under a mass ratio); set by the solver.
+    passes: u8,
 }
 
 /// Per-step quantities every constraint needs.
@@ -289,6 +293,34 @@ fn rebound_speed(impact: Real, separation: Real, accel: Real, e: Real) -> Real {
     squared.max(0.0).sqrt()
 }
 
+/// The unit vector `z` with `Σ z_i = 0` and `Σ z_i (r_i × n) = 0` for a manifold's four
+/// points: impulses along it change no velocity of either body (for each body `r_i × n` is
+/// a linear function of the point's position in the tangent plane, plus a constant that
+/// `Σ z_i = 0` cancels). Zero for fewer points or points on a line.
+fn null_vector<const D: usize>(points: &[ContactPoint<D>], t: &[Vector<D>; 2]) -> [Real; 4]
+where
+    Space<D>: Dim<D>,
+{
+    if points.len() != 4 {
+        return [0.0; 4];
+    }
+    let c = points.iter().map(|p| p.anchor).sum::<Vector<D>>() / 4.0;
+    let x: [Real; 4] = std::array::from_fn(|i| t[0].dot(&(points[i].anchor - c)));
+    let y: [Real; 4] = std::array::from_fn(|i| t[1].dot(&(points[i].anchor - c)));
+    // Twice the signed area of triangle (i, j, k): the 3×3 minors of the rows [1; x; y].
+    let area = |i: usize, j: usize, k: usize| {
+        (x[j] - x[i]) * (y[k] - y[i]) - (x[k] - x[i]) * (y[j] - y[i])
+    };
+    let z = [area(1, 2, 3), -area(0, 2, 3), area(0, 1, 3), -area(0, 1, 2)];
+    let norm = z.iter().map(|v| v * v).sum::<Real>().sqrt();
+    let size = x.iter().chain(&y).fold(0.0 as Real, |m, v| m.max(v.abs()));
+    // Points on a line give z = 0 up to round-off of the areas (size² ε).
+    if norm <= 1e-4 * size * size {
+        return [0.0; 4];
+    }
+    z.map(|v| v / norm)
+}
+
 /// The impulse per unit slip that stops the slip `s` (tangent components, the first `count`
 /// used) when applied against it: `|s|² / (sᵀ K s)`, the effective mass along the slip, with
 /// `K` given as `[K00, K11, K01]`. 0 when there is no slip or nothing can move.
@@ -334,11 +366,22 @@ where
             foundation: false,
             closing_accel: 0.0,
             inv_mass: [0.0; 2],
+            null: [0.0; 4],
+            passes: 1,
         }
     }
 
     fn tangent_count() -> usize {
         D - 1
+    }
+
+    /// How many times each solve and relax stage visits this contact.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    pub(crate) fn set_passes(&mut self, passes: u8) {
+        self.passes = passes;
     }
 
     /// Whether one body is static or kinematic (as of the last `prepare`).
@@ -394,6 +437,36 @@ where
             p.max_normal_impulse = 0.0;
             p.total_normal_impulse = 0.0;
         }
+        self.null = null_vector(&self.points, &tangents);
+    }
+
+    /// Moves the accumulated normal impulses along the manifold's null vector (which changes
+    /// no velocity) as close to an even spread as they can go while staying non-negative.
+    /// Four points on a face have one more impulse than the face has degrees of freedom,
+    /// and sequential passes let that spare pattern (two diagonal corners loaded, the other
+    /// two not) wander; the lopsided loads then set friction limits that rock a light box
+    /// under a heavy one.
+    fn spread_normal_impulses(&mut self) {
+        if self.points.len() != MAX_MANIFOLD_POINTS || self.null == [0.0; 4] {
+            return;
+        }
+        let z = self.null;
+        let mut along: Real = 0.0;
+        // λ - α z ≥ 0 bounds α to [lo, hi], which holds 0 since λ ≥ 0.
+        let (mut lo, mut hi) = (Real::NEG_INFINITY, Real::INFINITY);
+        for (p, &zi) in self.points.iter().zip(&z) {
+            let l = p.normal_impulse;
+            along += zi * l;
+            if zi > 0.0 {
+                hi = hi.min(l / zi);
+            } else if zi < 0.0 {
+                lo = lo.max(l / zi);
+            }
+        }
+        let alpha = along.clamp(lo, hi);
+        for (p, &zi) in self.points.iter_mut().zip(&z) {
+            p.normal_impulse = (p.normal_impulse - alpha * zi).max(0.0);
+        }
     }
 
     /// Applies last step's accumulated impulses (scaled by nothing: they are the best guess).
@@ -434,8 +507,10 @@ where
     ) {
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
         let n = self.normal;
+        let mut touching = true;
         for i in 0..self.points.len() {
             let s = self.current_separation(bodies, &self.points[i]);
+            touching &= s <= 0.0;
             let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                 (s * ctx.inv_h, 1.0, 0.0)
             } else if use_bias {
@@ -453,14 +528,21 @@ where
             let applied = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            if !use_bias {
-                // Relaxation is the substep's last pass: the warm start plus every change
-                // since add up to the accumulated impulse, which is what the substep applied.
-                p.total_normal_impulse += new_impulse;
-            }
             p.normal_row.apply(&mut pair, &n, applied, &self.inv_mass);
         }
+        if touching {
+            self.spread_normal_impulses();
+        }
         pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// Adds each point's accumulated normal impulse to its step total: called once per
+    /// substep, after the relax stage, when the warm start plus every change since add up to
+    /// what the substep applied.
+    pub fn record_substep(&mut self) {
+        for p in self.points.iter_mut() {
+            p.total_normal_impulse += p.normal_impulse;
+        }
     }
 
     /// One pass of friction: the tangential impulse of each point is kept
@@ -541,5 +623,119 @@ where
             .iter()
             .map(|p| -p.separation)
             .fold(0.0, Real::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::Motion;
+    use crate::solver::SolverSettings;
+    use fathom_math::Rotation;
+    use nalgebra::Vector3;
+
+    /// A unit box (1 kg) resting on static ground, with four corner points under it.
+    fn box_on_ground(corners: [(Real, Real); 4]) -> (Vec<SolverBody<3>>, ContactConstraint<3>) {
+        let ground = SolverBody::new(
+            Motion::Static,
+            Vector3::zeros(),
+            Rotation::<3>::identity(),
+            0.0,
+            Space::<3>::inertia_zero(),
+        );
+        let i = 1.0 / 6.0;
+        let cube = SolverBody::new(
+            Motion::Dynamic,
+            Vector3::new(0.0, 0.5, 0.0),
+            Rotation::<3>::identity(),
+            1.0,
+            nalgebra::Matrix3::from_diagonal_element(1.0 / i),
+        );
+        let points = corners
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, z))| ContactPoint::new(Vector3::new(x, 0.0, z), 0.0, k as u32));
+        let c = ContactConstraint::new(0, 1, Vector3::y(), 0.5, 0.0, points);
+        (vec![ground, cube], c)
+    }
+
+    #[test]
+    fn null_vector_moves_no_body() {
+        // An irregular quadrilateral: z has no velocity effect when Σ z = 0 and the
+        // z-weighted sums of both tangent-plane coordinates vanish.
+        let corners = [(-0.5, -0.4), (0.45, -0.5), (0.5, 0.3), (-0.3, 0.5)];
+        let (bodies, mut c) = box_on_ground(corners);
+        c.prepare(
+            &bodies,
+            &SolverSettings::default().context(1.0 / 60.0),
+            &Vector3::zeros(),
+        );
+        let z = c.null;
+        assert!((z.iter().map(|v| v * v).sum::<Real>() - 1.0).abs() < 1e-5);
+        assert!(z.iter().sum::<Real>().abs() < 1e-6);
+        for axis in [0, 2] {
+            let moment: Real = (0..4).map(|k| z[k] * c.points[k].anchor[axis]).sum();
+            assert!(moment.abs() < 1e-6, "axis {axis}: {moment}");
+        }
+    }
+
+    #[test]
+    fn lopsided_loads_spread_evenly_without_changing_velocities() {
+        // Two diagonal corners carrying the whole load and the other two nothing is the
+        // same push on the box as all four carrying half: the spread must end there.
+        let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+        let (bodies, mut c) = box_on_ground(corners);
+        c.prepare(
+            &bodies,
+            &SolverSettings::default().context(1.0 / 60.0),
+            &Vector3::zeros(),
+        );
+        let load = [1.0, 0.0, 1.0, 0.0];
+        for (p, l) in c.points.iter_mut().zip(load) {
+            p.normal_impulse = l;
+        }
+        c.spread_normal_impulses();
+        for p in &c.points {
+            assert!(
+                (p.normal_impulse - 0.5).abs() < 1e-6,
+                "{}",
+                p.normal_impulse
+            );
+        }
+        // Applying the old impulses or the new ones gives the box the same velocities.
+        let velocities = |impulses: [Real; 4]| {
+            let mut pair = Pair::load(&bodies, 0, 1);
+            for (p, l) in c.points.iter().zip(impulses) {
+                p.normal_row.apply(&mut pair, &c.normal, l, &c.inv_mass);
+            }
+            (pair.v_b, pair.w_b)
+        };
+        let (v0, w0) = velocities(load);
+        let (v1, w1) = velocities([0.5; 4]);
+        assert!((v0 - v1).norm() < 1e-6 && (w0 - w1).norm() < 1e-6);
+    }
+
+    #[test]
+    fn spread_stops_where_a_corner_runs_out() {
+        // Loads (1, 0, 0.2, 0): the even spread (0.3 each) would need the third corner to go
+        // to -0.1, so the move stops when it reaches zero, at (0.8, 0.2, 0, 0.2).
+        let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+        let (bodies, mut c) = box_on_ground(corners);
+        c.prepare(
+            &bodies,
+            &SolverSettings::default().context(1.0 / 60.0),
+            &Vector3::zeros(),
+        );
+        for (p, l) in c.points.iter_mut().zip([1.0, 0.0, 0.2, 0.0]) {
+            p.normal_impulse = l;
+        }
+        c.spread_normal_impulses();
+        for (p, want) in c.points.iter().zip([0.8, 0.2, 0.0, 0.2]) {
+            assert!(
+                (p.normal_impulse - want).abs() < 1e-6,
+                "{} != {want}",
+                p.normal_impulse
+            );
+        }
     }
 }

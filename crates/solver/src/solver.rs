@@ -188,6 +188,64 @@ pub fn prepare<const D: usize>(
     for c in contacts.iter_mut() {
         c.prepare(bodies, ctx, gravity);
     }
+    mass_ratio_passes(bodies, contacts);
+}
+
+/// Most passes a contact gets under a mass ratio.
+pub const MAX_PASSES: u8 = 8;
+
+/// Passes for a light body carrying one `ratio` times heavier: one below
+/// [`crate::contact::HEAVY_RATIO`], then doubling per decade (2 at 1:10, 4 at 1:100, 8 at
+/// 1:1000), capped at [`MAX_PASSES`].
+pub fn passes_for_ratio(ratio: Real) -> u8 {
+    if ratio < crate::contact::HEAVY_RATIO || ratio.is_nan() {
+        return 1;
+    }
+    let passes = ratio.log10().exp2().round();
+    passes.min(MAX_PASSES as Real) as u8
+}
+
+/// Stage: the contacts of a dynamic body that touches a much heavier dynamic one get more
+/// passes. A light body between a heavy one and the ground is the slowest part of a
+/// Gauss-Seidel sweep to converge (its error shrinks by about the mass ratio per pass), and
+/// with one pass a 100 kg box on a 1 kg one rocked it and drifted 6 cm in 5 s. Scenes without
+/// such a pair are unchanged and allocate nothing here.
+fn mass_ratio_passes<const D: usize>(
+    bodies: &[SolverBody<D>],
+    contacts: &mut [ContactConstraint<D>],
+) where
+    Space<D>: Dim<D>,
+{
+    let pair_ratio = |c: &ContactConstraint<D>| {
+        let (ia, ib) = (bodies[c.body_a].inv_mass, bodies[c.body_b].inv_mass);
+        let (light, heavy) = (ia.max(ib), ia.min(ib));
+        if heavy > 0.0 {
+            light / heavy
+        } else {
+            1.0
+        }
+    };
+    if contacts
+        .iter()
+        .all(|c| pair_ratio(c) < crate::contact::HEAVY_RATIO)
+    {
+        contacts.iter_mut().for_each(|c| c.set_passes(1));
+        return;
+    }
+    let mut carried = vec![1.0 as Real; bodies.len()];
+    for c in contacts.iter() {
+        let ratio = pair_ratio(c);
+        let light = if bodies[c.body_a].inv_mass >= bodies[c.body_b].inv_mass {
+            c.body_a
+        } else {
+            c.body_b
+        };
+        carried[light] = carried[light].max(ratio);
+    }
+    for c in contacts.iter_mut() {
+        let ratio = carried[c.body_a].max(carried[c.body_b]);
+        c.set_passes(passes_for_ratio(ratio));
+    }
 }
 
 /// Stage: gravity, external forces, damping and the gyroscopic term change the dynamic
@@ -294,8 +352,13 @@ pub fn solve<const D: usize>(
     Space<D>: Dim<D>,
 {
     let solve_contact = |c: &mut ContactConstraint<D>, bodies: &mut [SolverBody<D>]| {
-        c.solve_normal(bodies, ctx, use_bias);
-        c.solve_friction(bodies);
+        for _ in 0..c.passes() {
+            c.solve_normal(bodies, ctx, use_bias);
+            c.solve_friction(bodies);
+        }
+        if !use_bias {
+            c.record_substep();
+        }
     };
     // Joints first either way, so the contacts have the last word on penetration; among the
     // contacts, the foundations (against static or kinematic bodies) come first either way.
@@ -344,5 +407,25 @@ pub fn apply_restitution<const D: usize>(
 {
     for c in contacts.iter_mut() {
         c.apply_restitution(bodies, ctx);
+    }
+}
+
+#[cfg(test)]
+mod pass_tests {
+    use super::*;
+
+    #[test]
+    fn passes_double_per_decade_of_mass_ratio() {
+        for (ratio, passes) in [
+            (1.0, 1),
+            (9.9, 1),
+            (10.0, 2),
+            (100.0, 4),
+            (1000.0, 8),
+            (1e6, 8),
+        ] {
+            assert_eq!(passes_for_ratio(ratio), passes, "ratio {ratio}");
+        }
+        assert_eq!(passes_for_ratio(Real::NAN), 1);
     }
 }

@@ -40,7 +40,8 @@ use crate::softness::Softness;
 use fathom_math::{Dim, Real, Space, Vector};
 use serde::{Deserialize, Serialize};
 
-/// The solver's tuning. Defaults follow Box2D v3.
+/// The solver's tuning. Defaults follow Box2D v3, except for a contact damping ratio of 20
+/// (Box2D's 10 left a resting five-box tower in 3D in a 1 mm/s limit cycle).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SolverSettings {
@@ -73,7 +74,7 @@ impl Default for SolverSettings {
         Self {
             substeps: 4,
             contact_hertz: 30.0,
-            contact_damping_ratio: 10.0,
+            contact_damping_ratio: 20.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
             max_push_out_speed: 3.0,

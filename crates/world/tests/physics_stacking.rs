@@ -194,16 +194,14 @@ where
     add_ground_plane(&mut box_on_plane, 0.6, 0.0);
     add_box(&mut box_on_plane, up::<D>() * 0.5, 0.5, 0.6);
     let mut scenes = vec![("a box on a plane", box_on_plane)];
-    // Not yet in 3D: there a five-box tower takes a kick once, at 5.4 s (every box at once,
-    // with no change of contact ids), and gains 7e-4 J; an open defect.
-    if D == 2 {
-        let mut tower = awake_world::<D>(-up::<D>() * G);
-        add_ground_box(&mut tower, 5.0);
-        for i in 0..5 {
-            add_box(&mut tower, up::<D>() * (0.5 + i as Real), 0.5, 0.6);
-        }
-        scenes.push(("a five-box tower", tower));
+    // A five-box tower: in 3D, at a contact damping ratio of 10 it kept a limit cycle of
+    // 1 mm/s and gained up to 1e-3 J over its settled energy (see docs/solver.md).
+    let mut tower = awake_world::<D>(-up::<D>() * G);
+    add_ground_box(&mut tower, 5.0);
+    for i in 0..5 {
+        add_box(&mut tower, up::<D>() * (0.5 + i as Real), 0.5, 0.6);
     }
+    scenes.push(("a five-box tower", tower));
     for (name, mut w) in scenes {
         let gain = energy_gain(&mut w, 10.0);
         // Resting bodies take nothing from the solver. 1e-6 J is a micrometre of height for

@@ -41,6 +41,42 @@ const DISTANCE_CAP_FACTOR: usize = 16;
 /// search's answer into the closest pair of the two convex patches near it.
 const POLISH_STEPS: usize = 16;
 
+/// Newton steps of [`slide_to_core`] at most.
+const SLIDE_STEPS: usize = 16;
+
+/// Slides `q` within the contact plane (normal `n`) downhill on `dA + dB` until the sum is
+/// within `tol` of `target` (the deepest point's sum). An extreme of a region on a curved
+/// surface (a box face on a cylinder's side, on a bump) lies on the rim of the region inflated
+/// by the margin, where the surfaces are a margin apart; the point to keep is the one of the
+/// contact line (or patch) beside it. The sum is convex across such a rim, so Newton's steps
+/// towards the target approach it from the far side without overshooting.
+fn slide_to_core<const D: usize>(
+    fa: &dyn Field<D>,
+    fb: &dyn Field<D>,
+    mut q: Vector<D>,
+    n: &Vector<D>,
+    target: Real,
+    tol: Real,
+) -> Vector<D>
+where
+    Space<D>: Dim<D>,
+{
+    for _ in 0..SLIDE_STEPS {
+        let f = fa.value(&q) + fb.value(&q);
+        if f <= target + tol {
+            break;
+        }
+        let g = fa.gradient(&q) + fb.gradient(&q);
+        let g_t = g - n * n.dot(&g);
+        let slope = g_t.norm();
+        if slope <= 1e-6 {
+            break;
+        }
+        q -= g_t * ((f - target) / (slope * slope));
+    }
+    q
+}
+
 /// Two general fields, searched in A's frame.
 pub(crate) struct SdfSdf<'a, const D: usize>
 where
@@ -234,7 +270,13 @@ where
                     fields: 2,
                 };
                 if let Some(e) = minimise(&problem, &ext, &params, &cells, budget) {
-                    cands.push(project(&fa, &fb, &e.point, e.values, &n, k as u32 + 1));
+                    let mut c = project(&fa, &fb, &e.point, e.values, &n, k as u32 + 1);
+                    if c.depth > s.margin {
+                        let q = slide_to_core(&fa, &fb, e.point, &n, best.value + s.tol, s.tol);
+                        let values = [fa.value(&q), fb.value(&q)];
+                        c = project(&fa, &fb, &q, values, &n, k as u32 + 1);
+                    }
+                    cands.push(c);
                 }
             }
             let kept = reduce(

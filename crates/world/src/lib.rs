@@ -49,7 +49,7 @@ pub use queries::{PointProjection, QueryError, QueryHit};
 pub use scene::{Scene, Scene2, Scene3, SceneError, SceneJoint};
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
-pub use world::{World, World2, World3, WorldSettings};
+pub use world::{World, World2, World3, WorldSettings, MAX_SUBSTEPS};
 
 pub use fathom_sdf::Shape;
 pub use fathom_solver::{

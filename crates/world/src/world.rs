@@ -45,14 +45,21 @@ impl<const D: usize> Default for WorldSettings<D> {
     }
 }
 
+/// Most solver substeps a step may take: a step's cost grows with them, and past 64 the
+/// soft contacts are already as stiff as the substep can resolve at any sensible `dt`.
+pub const MAX_SUBSTEPS: u32 = 64;
+
 impl<const D: usize> WorldSettings<D> {
     /// Checks every field.
     pub fn validate(&self) -> Result<(), WorldError> {
         check_finite_all("gravity", self.gravity.iter())?;
         check_positive("dt", self.dt)?;
         let s = &self.solver;
-        if s.substeps == 0 {
-            return Err(WorldError::invalid("substeps", "must be at least 1"));
+        if s.substeps == 0 || s.substeps > MAX_SUBSTEPS {
+            return Err(WorldError::invalid(
+                "substeps",
+                format!("must be 1 to {MAX_SUBSTEPS}, got {}", s.substeps),
+            ));
         }
         for (field, v) in [
             ("solver.contact_hertz", s.contact_hertz),
@@ -485,7 +492,10 @@ where
     /// Adds a force (world, N) through the centre of mass for the next step.
     pub fn apply_force(&mut self, h: BodyHandle, f: Vector<D>) -> Result<(), WorldError> {
         check_finite_all("force", f.iter())?;
-        self.body_mut(h)?.force += f;
+        let b = self.body_mut(h)?;
+        let total = b.force + f;
+        stays_finite::<D>("force", &total, &b.torque)?;
+        b.force = total;
         self.wake(h);
         Ok(())
     }
@@ -493,7 +503,10 @@ where
     /// Adds a torque (world, N m) for the next step.
     pub fn apply_torque(&mut self, h: BodyHandle, t: AngVector<D>) -> Result<(), WorldError> {
         check_ang::<D>("torque", &t)?;
-        self.body_mut(h)?.torque += t;
+        let b = self.body_mut(h)?;
+        let total = b.torque + t;
+        stays_finite::<D>("torque", &b.force, &total)?;
+        b.torque = total;
         self.wake(h);
         Ok(())
     }
@@ -509,8 +522,9 @@ where
         check_finite_all("point", p.iter())?;
         let b = self.body_mut(h)?;
         let r = p - b.center_of_mass();
-        b.force += f;
-        b.torque += Space::<D>::cross(&r, &f);
+        let (force, torque) = (b.force + f, b.torque + Space::<D>::cross(&r, &f));
+        stays_finite::<D>("force", &force, &torque)?;
+        (b.force, b.torque) = (force, torque);
         self.wake(h);
         Ok(())
     }
@@ -519,7 +533,9 @@ where
     pub fn apply_impulse(&mut self, h: BodyHandle, j: Vector<D>) -> Result<(), WorldError> {
         check_finite_all("impulse", j.iter())?;
         let b = self.body_mut(h)?;
-        b.linear_velocity += j * b.inv_mass;
+        let v = b.linear_velocity + j * b.inv_mass;
+        stays_finite::<D>("impulse", &v, &b.angular_velocity)?;
+        b.linear_velocity = v;
         self.wake(h);
         Ok(())
     }
@@ -533,7 +549,9 @@ where
         check_ang::<D>("angular_impulse", &j)?;
         let b = self.body_mut(h)?;
         let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
-        b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &j);
+        let w = b.angular_velocity + Space::<D>::inertia_apply(&inv_i, &j);
+        stays_finite::<D>("angular_impulse", &b.linear_velocity, &w)?;
+        b.angular_velocity = w;
         self.wake(h);
         Ok(())
     }
@@ -550,8 +568,10 @@ where
         let b = self.body_mut(h)?;
         let r = p - b.center_of_mass();
         let inv_i = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
-        b.linear_velocity += j * b.inv_mass;
-        b.angular_velocity += Space::<D>::inertia_apply(&inv_i, &Space::<D>::cross(&r, &j));
+        let v = b.linear_velocity + j * b.inv_mass;
+        let w = b.angular_velocity + Space::<D>::inertia_apply(&inv_i, &Space::<D>::cross(&r, &j));
+        stays_finite::<D>("impulse", &v, &w)?;
+        (b.linear_velocity, b.angular_velocity) = (v, w);
         self.wake(h);
         Ok(())
     }
@@ -589,6 +609,27 @@ where
     /// Every pair's manifolds of the last step, sorted by collider pair.
     pub fn contact_pairs(&self) -> &[PairContacts<D>] {
         &self.contacts
+    }
+}
+
+/// Refuses a call whose finite input would still make a body's linear or angular quantity
+/// non-finite (an impulse of 3e38 applied twice, or 1e33 on a 1e-6 kg body), so the body is
+/// left as it was.
+fn stays_finite<const D: usize>(
+    field: &str,
+    linear: &Vector<D>,
+    angular: &AngVector<D>,
+) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    if linear.iter().all(|x| x.is_finite()) && Space::<D>::ang_is_finite(angular) {
+        Ok(())
+    } else {
+        Err(WorldError::invalid(
+            field,
+            "would make the body's velocity, force or torque non-finite",
+        ))
     }
 }
 

@@ -32,8 +32,8 @@ where
         && Space::<D>::ang_is_finite(&b.angular_velocity())
 }
 
-/// Three touching balls on the ground; the middle one gets a force that overflows `f32`
-/// (two pushes of `f32::MAX` accumulate to infinity). It is frozen where it was, reported
+/// Three touching balls on the ground; the middle one gets a force (`f32::MAX` on a
+/// 0.52 kg ball, 2D 0.79 kg) whose acceleration overflows `f32`. It is frozen where it was, reported
 /// once, and its neighbours, pressed against it, stay finite and keep moving.
 fn overflowing_force_freezes_one_body<const D: usize>()
 where
@@ -59,7 +59,12 @@ where
     let mut push = Vector::<D>::zeros();
     push[0] = Real::MAX;
     w.apply_force(balls[1], push).unwrap();
-    w.apply_force(balls[1], push).unwrap();
+    // A second push would make the accumulated force infinite: refused, nothing changed.
+    let hash = w.state_hash();
+    assert!(w.apply_force(balls[1], push).is_err());
+    assert_eq!(w.state_hash(), hash);
+    // One push of f32::MAX on a body lighter than 1 kg still overflows its velocity in the
+    // step, which the guard catches.
     w.step();
     let frozen: Vec<_> = w
         .events()
@@ -166,7 +171,7 @@ where
     let h = w.add_body(&ball_body::<D>(0.0, 0.0)).unwrap();
     let mut push = Vector::<D>::zeros();
     push[1] = Real::MAX;
-    w.apply_force(h, push).unwrap();
+    // f32::MAX on a ball under 1 kg: the acceleration overflows in the step.
     w.apply_force(h, push).unwrap();
     w.step();
     assert!(w.body(h).unwrap().is_frozen());
@@ -184,4 +189,56 @@ fn frozen_state_is_saved_2d() {
 #[test]
 fn frozen_state_is_saved_3d() {
     frozen_state_is_saved::<3>();
+}
+
+/// An impulse, force or torque that would make a body's state non-finite is refused at the
+/// call (the cases: two impulses of 3e38, or 1e33 on a 1e-6 kg body), with the world
+/// left as it was; so are substep counts past [`fathom_world::MAX_SUBSTEPS`].
+fn overflowing_calls_are_refused<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let ball = w.add_body(&ball_body::<D>(0.0, 2.0)).unwrap();
+    let feather = w
+        .add_body(
+            &BodyDesc::dynamic()
+                .position(up(5.0))
+                .collider(ColliderDesc::new(Shape::ball(0.5).unwrap()).mass(1e-6)),
+        )
+        .unwrap();
+    let hash = w.state_hash();
+    let mut j = Vector::<D>::zeros();
+    // 1.5e38 N s on the 0.52 kg ball (2D 0.79 kg) gives a finite 1.9-2.9e38 m/s; twice is
+    // past f32::MAX (3.4e38).
+    j[0] = 1.5e38;
+    w.apply_impulse(ball, j).unwrap();
+    let once = w.state_hash();
+    let err = w.apply_impulse(ball, j).unwrap_err();
+    assert!(err.to_string().contains("impulse"), "{err}");
+    assert_eq!(w.state_hash(), once, "a refused impulse changes nothing");
+    j[0] = 1e33;
+    assert!(w.apply_impulse(feather, j).is_err());
+    assert!(w.apply_impulse_at_point(feather, j, up(5.0)).is_err());
+    assert_eq!(w.state_hash(), once);
+    assert_ne!(once, hash);
+    let mut s = w.settings().clone();
+    s.solver.substeps = 1_000_000_000;
+    let err = w.set_settings(s).unwrap_err();
+    assert!(err.to_string().contains("substeps"), "{err}");
+    let mut s = w.settings().clone();
+    s.solver.substeps = fathom_world::MAX_SUBSTEPS;
+    w.set_settings(s).unwrap();
+    w.step();
+    assert!(finite_body(&w, ball) && finite_body(&w, feather));
+}
+
+#[test]
+fn overflowing_calls_are_refused_2d() {
+    overflowing_calls_are_refused::<2>();
+}
+
+#[test]
+fn overflowing_calls_are_refused_3d() {
+    overflowing_calls_are_refused::<3>();
 }

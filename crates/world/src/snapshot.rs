@@ -22,6 +22,8 @@
 //! boxes; it only proposes candidates, so the restored world steps to the same
 //! bits as the original.
 
+use crate::contacts::CachedManifold;
+use crate::error::{check_finite, check_finite_all, check_non_negative, WorldError};
 use crate::metrics::Fnv1a;
 use crate::world::World;
 use fathom_math::{is_finite_vec, Dim, Space};
@@ -239,6 +241,7 @@ where
             if !finite {
                 return Err(bad(format!("body {h:?} has a non-finite value")));
             }
+            check_body_values(b).map_err(|e| bad(format!("body {h:?}: {e}")))?;
             for c in &b.colliders {
                 if self.colliders.get(*c).map(|c| c.body) != Some(h) {
                     return Err(bad(format!(
@@ -260,9 +263,16 @@ where
             c.shape
                 .validate()
                 .map_err(|e| bad(format!("collider {h:?}: {e}")))?;
-            if c.aabb.is_empty() || !is_finite_vec(&c.world_pose.translation.vector) {
+            let rotation = Space::<D>::rotation_matrix(&c.world_pose.rotation);
+            if c.aabb.is_empty()
+                || !is_finite_vec(&c.aabb.min)
+                || !is_finite_vec(&c.aabb.max)
+                || !is_finite_vec(&c.world_pose.translation.vector)
+                || !rotation.iter().all(|x| x.is_finite())
+            {
                 return Err(bad(format!("collider {h:?} has an invalid box or pose")));
             }
+            check_collider_values(c).map_err(|e| bad(format!("collider {h:?}: {e}")))?;
         }
         self.joints
             .arena
@@ -277,6 +287,10 @@ where
             if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
                 return Err(bad(format!("contact pair {:?}-{:?} is stale", p.a, p.b)));
             }
+            for m in &p.manifolds {
+                check_manifold_values(m)
+                    .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
+            }
         }
         if !self.contacts.windows(2).all(|w| w[0].key() < w[1].key()) {
             return Err(bad("contact pairs are not sorted".into()));
@@ -290,6 +304,50 @@ where
         }
         Ok(())
     }
+}
+
+/// A restored body's values, checked as strictly as a [`crate::BodyDesc`]'s.
+fn check_body_values<const D: usize>(b: &crate::body::Body<D>) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    check_non_negative("linear_damping", b.linear_damping)?;
+    check_non_negative("angular_damping", b.angular_damping)?;
+    check_finite("gravity_scale", b.gravity_scale)?;
+    check_finite_all("force", b.force.iter())?;
+    crate::desc::check_ang::<D>("torque", &b.torque)
+}
+
+/// A restored collider's values, checked as strictly as a [`crate::ColliderDesc`]'s.
+fn check_collider_values<const D: usize>(c: &crate::body::Collider<D>) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    check_non_negative("friction", c.friction)?;
+    check_non_negative("restitution", c.restitution)?;
+    check_non_negative("margin", c.margin)?;
+    if let Some(t) = c.force_event_threshold {
+        check_non_negative("force_event_threshold", t)?;
+    }
+    Ok(())
+}
+
+/// A restored contact's values: finite, with non-negative normal impulses (they warm-start
+/// the solver, where one NaN froze every body it touched).
+fn check_manifold_values<const D: usize>(m: &CachedManifold<D>) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    check_finite_all("normal", m.normal.iter())?;
+    for p in &m.points {
+        check_finite_all("point_a", p.point_a.iter())?;
+        check_finite_all("point_b", p.point_b.iter())?;
+        check_finite("separation", p.separation)?;
+        check_non_negative("normal_impulse", p.normal_impulse)?;
+        check_non_negative("total_normal_impulse", p.total_normal_impulse)?;
+        check_finite_all("friction_impulse", p.friction_impulse.iter())?;
+    }
+    Ok(())
 }
 
 /// The payload of a binary snapshot, after checking its header and checksum.

@@ -236,3 +236,76 @@ fn restore_keeps_the_pair_filter_hook() {
         "bodies did not fall through: lowest at {lowest}"
     );
 }
+
+/// The RON snapshot `text` without its checksum and with the number after the first
+/// `field: ` replaced by `value`; `None` when the field does not occur.
+fn with_value(text: &str, field: &str, value: &str) -> Option<String> {
+    let text = strip_checksum(text);
+    let key = format!("{field}: ");
+    let start = text.find(&key)? + key.len();
+    let len = text[start..].find(|c: char| !(c.is_ascii_digit() || "-+.eE".contains(c)))?;
+    (len > 0).then(|| format!("{}{value}{}", &text[..start], &text[start + len..]))
+}
+
+/// A RON snapshot may leave its checksum out (a person editing one by hand).
+fn strip_checksum(text: &str) -> String {
+    let start = text.find("checksum: Some(").expect("a checksum");
+    let end = start + text[start..].find(')').unwrap() + 1;
+    format!("{}checksum: None{}", &text[..start], &text[end..])
+}
+
+/// Values a descriptor would refuse are refused in a snapshot too, even one without a
+/// checksum: NaN and infinities in a collider's friction, restitution, margin or box, a
+/// body's damping or gravity scale, or a cached contact impulse (one NaN impulse froze 9
+/// bodies within 60 steps), and a negative impulse. The error names the field; the world
+/// restored into is unchanged; and the unedited text without its checksum still restores.
+fn unchecked_ron_values_are_validated<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut source = scene::<D>();
+    steps(&mut source, 20);
+    let text = source.snapshot_ron();
+    let mut target = scene::<D>();
+    let before = target.state_hash();
+    World::<D>::from_snapshot_ron(&strip_checksum(&text)).expect("no checksum is allowed");
+    let cases = [
+        ("friction", "NaN"),
+        ("restitution", "inf"),
+        ("margin", "-inf"),
+        ("linear_damping", "NaN"),
+        ("angular_damping", "-1.0"),
+        ("gravity_scale", "inf"),
+        ("normal_impulse", "NaN"),
+        ("total_normal_impulse", "-2.0"),
+        ("separation", "NaN"),
+    ];
+    for (field, value) in cases {
+        let bad = with_value(&text, field, value)
+            .unwrap_or_else(|| panic!("{D}D: the snapshot has no {field}"));
+        let err = target.restore_ron(&bad).expect_err(field);
+        assert!(
+            matches!(err, SnapshotError::Inconsistent(_)) && err.to_string().contains(field),
+            "{D}D {field} = {value}: {err}"
+        );
+        assert_eq!(target.state_hash(), before, "{D}D {field}: target changed");
+    }
+    // A collider's saved box at infinity used to panic when the broadphase was rebuilt.
+    let aabb = text.find("aabb: (").expect("a collider box");
+    let start = aabb + text[aabb..].find("min: (").unwrap() + 6;
+    let end = start + text[start..].find(',').unwrap();
+    let bad = strip_checksum(&format!("{}-inf{}", &text[..start], &text[end..]));
+    let err = target.restore_ron(&bad).expect_err("infinite box");
+    assert!(err.to_string().contains("box"), "{D}D: {err}");
+    assert_eq!(target.state_hash(), before);
+}
+
+#[test]
+fn unchecked_ron_values_are_validated_2d() {
+    unchecked_ron_values_are_validated::<2>();
+}
+
+#[test]
+fn unchecked_ron_values_are_validated_3d() {
+    unchecked_ron_values_are_validated::<3>();
+}

@@ -29,7 +29,7 @@ impl SceneFile {
 
     /// Parses scene text without checking values (grid files are not loaded yet).
     fn parse(text: &str) -> Result<Self, SceneError> {
-        let options = ron::Options::default()
+        let options = fathom_sdf::ron_options()
             .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
         options.from_str(text).map_err(|e| SceneError::Parse {
             line: e.span.start.line,

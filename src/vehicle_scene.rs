@@ -128,11 +128,14 @@ impl DrivingScene {
 
     /// Parses a driving scene and checks every value.
     pub fn from_ron_str(text: &str) -> Result<Self, DrivingSceneError> {
-        let scene: Self = ron::from_str(text).map_err(|e| DrivingSceneError::Parse {
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+        let scene: Self =
+            fathom_sdf::ron_options()
+                .from_str(text)
+                .map_err(|e| DrivingSceneError::Parse {
+                    line: e.span.start.line,
+                    column: e.span.start.col,
+                    message: e.code.to_string(),
+                })?;
         scene.validate()?;
         Ok(scene)
     }

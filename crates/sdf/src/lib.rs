@@ -47,7 +47,7 @@ pub use primitives::{
     Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
     RoundedCuboid, RoundedPolygon, Segment, Torus, UNBOUNDED_EXTENT,
 };
-pub use shape::{Shape, Shape2, Shape3};
+pub use shape::{ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT};
 
 use fathom_math::{Aabb, Real, Vector};
 

@@ -147,6 +147,22 @@ where
     }
 }
 
+/// Most nodes on any path from a shape's root to a leaf. Every shape is checked against it
+/// when built into a collider, read from a scene or restored from a snapshot, so a world's
+/// shapes always fit the RON and binary snapshot formats (a RON reader gives up at 128 levels
+/// of nesting, and a shape node takes up to 4). Evaluating a field recurses once per level.
+pub const MAX_SHAPE_DEPTH: usize = 24;
+
+/// Levels of nesting a RON reader accepts: room for a [`MAX_SHAPE_DEPTH`]-deep shape inside a
+/// scene or a snapshot (ron's default of 128 refused 24 nested roundings in a snapshot), and
+/// still a bound that keeps a hostile file's recursion far from the stack's end.
+pub const RON_RECURSION_LIMIT: usize = 256;
+
+/// The RON reader every Fathom format uses: ron's defaults with [`RON_RECURSION_LIMIT`].
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_recursion_limit(RON_RECURSION_LIMIT)
+}
+
 impl<const D: usize> Shape<D>
 where
     Space<D>: Dim<D>,
@@ -154,7 +170,37 @@ where
     /// Checks every value in the tree (sizes finite and positive, poses proper, polygons simple,
     /// grid files loaded, ...), returning the first error, which names the bad field.
     pub fn validate(&self) -> Result<()> {
+        self.check_depth()?;
         self.check(false)
+    }
+
+    /// The number of nodes on the longest path from this node down to a leaf (1 for a
+    /// primitive), counted without recursion and giving up past [`MAX_SHAPE_DEPTH`].
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 1usize)];
+        while let Some((node, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            if deepest > MAX_SHAPE_DEPTH {
+                break;
+            }
+            stack.extend(node.children().into_iter().map(|c| (c, depth + 1)));
+        }
+        deepest
+    }
+
+    /// Refuses a tree deeper than [`MAX_SHAPE_DEPTH`] before anything recurses into it.
+    fn check_depth(&self) -> Result<()> {
+        if self.depth() > MAX_SHAPE_DEPTH {
+            return Err(SdfError::Invalid {
+                field: "shape",
+                reason: format!(
+                    "the shape tree is deeper than {MAX_SHAPE_DEPTH} nodes (operators nested \
+                     in operators)"
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// [`Shape::validate`]; with `allow_unloaded`, a grid file not yet loaded is not an error.
@@ -195,11 +241,12 @@ where
     /// kind of the other dimension is [`SdfError::Parse`]; a bad value is the error
     /// [`Shape::validate`] gives. Grids given by file path are left unloaded (see [`Shape::load_files`]).
     pub fn from_ron(text: &str) -> Result<Self> {
-        let shape: Self = ron::from_str(text).map_err(|e| SdfError::Parse {
+        let shape: Self = ron_options().from_str(text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: None,
             message: e.to_string(),
         })?;
+        shape.check_depth()?;
         shape.check(true)?;
         Ok(shape)
     }
@@ -212,7 +259,7 @@ where
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        let mut shape: Self = ron::from_str(&text).map_err(|e| SdfError::Parse {
+        let mut shape: Self = ron_options().from_str(&text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: Some(path.display().to_string()),
             message: e.to_string(),

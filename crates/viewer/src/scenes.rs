@@ -182,7 +182,7 @@ pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
 fn parse_unvalidated(text: &str, prefer_2d: bool) -> Result<AnyScene, SceneError> {
     if is_wrapped(text) {
         let options =
-            ron::Options::default().with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES);
+            fathom_sdf::ron_options().with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES);
         return options.from_str(text).map_err(|e| SceneError::Parse {
             line: e.span.start.line,
             column: e.span.start.col,

@@ -125,11 +125,13 @@ where
 {
     /// Parses a RON scene. The values are checked by [`Scene::build`] (or [`Scene::validate`]).
     pub fn from_ron_str(text: &str) -> Result<Self, SceneError> {
-        ron::from_str(text).map_err(|e| SceneError::Parse {
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })
+        fathom_sdf::ron_options()
+            .from_str(text)
+            .map_err(|e| SceneError::Parse {
+                line: e.span.start.line,
+                column: e.span.start.col,
+                message: e.code.to_string(),
+            })
     }
 
     /// Reads a RON scene file; shapes that refer to files (baked grids) are loaded

@@ -174,8 +174,9 @@ where
 
     /// A world restored from a RON snapshot.
     pub fn from_snapshot_ron(text: &str) -> Result<Self, SnapshotError> {
-        let snap: RonSnapshot<D> =
-            ron::from_str(text).map_err(|e| SnapshotError::Decode(e.to_string()))?;
+        let snap: RonSnapshot<D> = fathom_sdf::ron_options()
+            .from_str(text)
+            .map_err(|e| SnapshotError::Decode(e.to_string()))?;
         if snap.version != SNAPSHOT_VERSION {
             return Err(SnapshotError::Version {
                 found: snap.version,

@@ -309,3 +309,62 @@ fn unchecked_ron_values_are_validated_2d() {
 fn unchecked_ron_values_are_validated_3d() {
     unchecked_ron_values_are_validated::<3>();
 }
+
+/// A chain of `depth` nodes: roundings (or two-shape unions) around a ball.
+fn chain<const D: usize>(depth: usize, union: bool) -> Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut s = Shape::<D>::ball(0.5).unwrap();
+    for _ in 1..depth {
+        s = if union {
+            Shape::union(vec![s, Shape::<D>::ball(0.25).unwrap()]).unwrap()
+        } else {
+            s.rounded(0.001).unwrap()
+        };
+    }
+    s
+}
+
+/// One depth limit for building, both snapshot formats and restoring: a tree of
+/// `MAX_SHAPE_DEPTH` nodes is accepted and round-trips through RON and binary snapshots; one
+/// node more (or 5,000 more, which used to take seconds and overflow the stack) is refused
+/// at `add_body` with an error naming the shape, and the world is unchanged.
+fn shape_depth_is_limited<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    use fathom_sdf::MAX_SHAPE_DEPTH;
+    for union in [false, true] {
+        let mut w = World::<D>::default();
+        let deep = chain::<D>(MAX_SHAPE_DEPTH, union);
+        assert_eq!(deep.depth(), MAX_SHAPE_DEPTH);
+        w.add_body(&BodyDesc::dynamic().collider(ColliderDesc::new(deep)))
+            .expect("a tree at the limit is accepted");
+        w.step();
+        let hash = w.state_hash();
+        let from_ron = World::<D>::from_snapshot_ron(&w.snapshot_ron()).expect("RON round trip");
+        let from_bin = World::<D>::from_snapshot(&w.snapshot()).expect("binary round trip");
+        assert_eq!(from_ron.state_hash(), hash);
+        assert_eq!(from_bin.state_hash(), hash);
+        for depth in [MAX_SHAPE_DEPTH + 1, 5_000] {
+            let desc = BodyDesc::dynamic().collider(ColliderDesc::new(chain::<D>(depth, union)));
+            let err = w.add_body(&desc).expect_err("too deep");
+            assert!(
+                err.to_string().contains("deeper than"),
+                "{D}D depth {depth}: {err}"
+            );
+            assert_eq!(w.state_hash(), hash, "{D}D depth {depth}: world changed");
+        }
+    }
+}
+
+#[test]
+fn shape_depth_is_limited_2d() {
+    shape_depth_is_limited::<2>();
+}
+
+#[test]
+fn shape_depth_is_limited_3d() {
+    shape_depth_is_limited::<3>();
+}

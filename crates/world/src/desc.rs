@@ -182,9 +182,11 @@ where
         check_ang("rotation", &self.rotation)?;
         check_finite_all("linear_velocity", self.linear_velocity.iter())?;
         check_ang("angular_velocity", &self.angular_velocity)?;
-        check_non_negative("linear_damping", self.linear_damping)?;
-        check_non_negative("angular_damping", self.angular_damping)?;
-        check_finite("gravity_scale", self.gravity_scale)?;
+        check_motion(
+            self.linear_damping,
+            self.angular_damping,
+            self.gravity_scale,
+        )?;
         for (i, c) in self.colliders.iter().enumerate() {
             c.validate()
                 .map_err(|e| e.prefixed(&format!("colliders[{i}]")))?;
@@ -342,12 +344,39 @@ where
         if let Some(m) = self.mass {
             check_positive("mass", m)?;
         }
-        check_non_negative("friction", self.friction)?;
-        check_non_negative("restitution", self.restitution)?;
-        check_non_negative("margin", self.margin)?;
-        if let Some(t) = self.force_event_threshold {
-            check_non_negative("force_event_threshold", t)?;
-        }
-        Ok(())
+        check_material(
+            self.friction,
+            self.restitution,
+            self.margin,
+            self.force_event_threshold,
+        )
     }
+}
+
+/// A body's damping rates and gravity scale, as a [`BodyDesc`] and a restored snapshot
+/// check them.
+pub(crate) fn check_motion(
+    linear_damping: Real,
+    angular_damping: Real,
+    gravity_scale: Real,
+) -> Result<(), WorldError> {
+    check_non_negative("linear_damping", linear_damping)?;
+    check_non_negative("angular_damping", angular_damping)?;
+    check_finite("gravity_scale", gravity_scale)
+}
+
+/// A collider's surface values, as a [`ColliderDesc`] and a restored snapshot check them.
+pub(crate) fn check_material(
+    friction: Real,
+    restitution: Real,
+    margin: Real,
+    force_event_threshold: Option<Real>,
+) -> Result<(), WorldError> {
+    check_non_negative("friction", friction)?;
+    check_non_negative("restitution", restitution)?;
+    check_non_negative("margin", margin)?;
+    if let Some(t) = force_event_threshold {
+        check_non_negative("force_event_threshold", t)?;
+    }
+    Ok(())
 }

@@ -312,9 +312,7 @@ fn check_body_values<const D: usize>(b: &crate::body::Body<D>) -> Result<(), Wor
 where
     Space<D>: Dim<D>,
 {
-    check_non_negative("linear_damping", b.linear_damping)?;
-    check_non_negative("angular_damping", b.angular_damping)?;
-    check_finite("gravity_scale", b.gravity_scale)?;
+    crate::desc::check_motion(b.linear_damping, b.angular_damping, b.gravity_scale)?;
     check_finite_all("force", b.force.iter())?;
     crate::desc::check_ang::<D>("torque", &b.torque)
 }
@@ -324,13 +322,7 @@ fn check_collider_values<const D: usize>(c: &crate::body::Collider<D>) -> Result
 where
     Space<D>: Dim<D>,
 {
-    check_non_negative("friction", c.friction)?;
-    check_non_negative("restitution", c.restitution)?;
-    check_non_negative("margin", c.margin)?;
-    if let Some(t) = c.force_event_threshold {
-        check_non_negative("force_event_threshold", t)?;
-    }
-    Ok(())
+    crate::desc::check_material(c.friction, c.restitution, c.margin, c.force_event_threshold)
 }
 
 /// A restored contact's values: finite, with non-negative normal impulses (they warm-start

@@ -380,6 +380,16 @@ where
         self.passes
     }
 
+    /// The lighter body's index and how many times heavier the other one is (1 when either
+    /// is static or kinematic), from the inverse masses the last `prepare` copied.
+    pub(crate) fn mass_ratio(&self) -> (usize, Real) {
+        let [ia, ib] = self.inv_mass;
+        let light = if ia >= ib { self.body_a } else { self.body_b };
+        let heavy = ia.min(ib);
+        let ratio = if heavy > 0.0 { ia.max(ib) / heavy } else { 1.0 };
+        (light, ratio)
+    }
+
     pub(crate) fn set_passes(&mut self, passes: u8) {
         self.passes = passes;
     }
@@ -634,7 +644,7 @@ mod tests {
     use fathom_math::Rotation;
     use nalgebra::Vector3;
 
-    /// A unit box (1 kg) resting on static ground, with four corner points under it.
+    /// A unit box (1 kg) resting on static ground, with four corner points under it, prepared.
     fn box_on_ground(corners: [(Real, Real); 4]) -> (Vec<SolverBody<3>>, ContactConstraint<3>) {
         let ground = SolverBody::new(
             Motion::Static,
@@ -655,8 +665,11 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(k, &(x, z))| ContactPoint::new(Vector3::new(x, 0.0, z), 0.0, k as u32));
-        let c = ContactConstraint::new(0, 1, Vector3::y(), 0.5, 0.0, points);
-        (vec![ground, cube], c)
+        let mut c = ContactConstraint::new(0, 1, Vector3::y(), 0.5, 0.0, points);
+        let bodies = vec![ground, cube];
+        let ctx = SolverSettings::default().context(1.0 / 60.0);
+        c.prepare(&bodies, &ctx, &Vector3::zeros());
+        (bodies, c)
     }
 
     #[test]
@@ -664,12 +677,7 @@ mod tests {
         // An irregular quadrilateral: z has no velocity effect when Σ z = 0 and the
         // z-weighted sums of both tangent-plane coordinates vanish.
         let corners = [(-0.5, -0.4), (0.45, -0.5), (0.5, 0.3), (-0.3, 0.5)];
-        let (bodies, mut c) = box_on_ground(corners);
-        c.prepare(
-            &bodies,
-            &SolverSettings::default().context(1.0 / 60.0),
-            &Vector3::zeros(),
-        );
+        let (_, c) = box_on_ground(corners);
         let z = c.null;
         assert!((z.iter().map(|v| v * v).sum::<Real>() - 1.0).abs() < 1e-5);
         assert!(z.iter().sum::<Real>().abs() < 1e-6);
@@ -685,11 +693,6 @@ mod tests {
         // same push on the box as all four carrying half: the spread must end there.
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
         let (bodies, mut c) = box_on_ground(corners);
-        c.prepare(
-            &bodies,
-            &SolverSettings::default().context(1.0 / 60.0),
-            &Vector3::zeros(),
-        );
         let load = [1.0, 0.0, 1.0, 0.0];
         for (p, l) in c.points.iter_mut().zip(load) {
             p.normal_impulse = l;
@@ -720,12 +723,7 @@ mod tests {
         // Loads (1, 0, 0.2, 0): the even spread (0.3 each) would need the third corner to go
         // to -0.1, so the move stops when it reaches zero, at (0.8, 0.2, 0, 0.2).
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
-        let (bodies, mut c) = box_on_ground(corners);
-        c.prepare(
-            &bodies,
-            &SolverSettings::default().context(1.0 / 60.0),
-            &Vector3::zeros(),
-        );
+        let (_, mut c) = box_on_ground(corners);
         for (p, l) in c.points.iter_mut().zip([1.0, 0.0, 0.2, 0.0]) {
             p.normal_impulse = l;
         }

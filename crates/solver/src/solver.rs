@@ -217,30 +217,16 @@ fn mass_ratio_passes<const D: usize>(
 ) where
     Space<D>: Dim<D>,
 {
-    let pair_ratio = |c: &ContactConstraint<D>| {
-        let (ia, ib) = (bodies[c.body_a].inv_mass, bodies[c.body_b].inv_mass);
-        let (light, heavy) = (ia.max(ib), ia.min(ib));
-        if heavy > 0.0 {
-            light / heavy
-        } else {
-            1.0
-        }
-    };
     if contacts
         .iter()
-        .all(|c| pair_ratio(c) < crate::contact::HEAVY_RATIO)
+        .all(|c| c.mass_ratio().1 < crate::contact::HEAVY_RATIO)
     {
         contacts.iter_mut().for_each(|c| c.set_passes(1));
         return;
     }
     let mut carried = vec![1.0 as Real; bodies.len()];
     for c in contacts.iter() {
-        let ratio = pair_ratio(c);
-        let light = if bodies[c.body_a].inv_mass >= bodies[c.body_b].inv_mass {
-            c.body_a
-        } else {
-            c.body_b
-        };
+        let (light, ratio) = c.mass_ratio();
         carried[light] = carried[light].max(ratio);
     }
     for c in contacts.iter_mut() {

@@ -34,6 +34,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod curved;
 mod dispatch;
 mod error;
 mod field;

@@ -87,7 +87,8 @@ pub(crate) fn project<const D: usize>(
 }
 
 /// Merges candidates closer than `merge` (keeping the first), drops those separated by more
-/// than `margin`, drops the deepest point (key `deep_key`) when an extreme is as deep within `tol`, and
+/// than `margin`, drops the deepest point (key `deep_key`) when an extreme at least `merge` from
+/// it is as deep within `tol`, and
 /// reduces to `max_points` by keeping the deepest and maximising the spanned area.
 pub(crate) fn reduce<const D: usize>(
     candidates: &[Candidate<D>],
@@ -102,9 +103,13 @@ where
 {
     let max_points = if D == 2 { 2 } else { 4 };
     let is_deep = |c: &Candidate<D>| deep_key == Some(c.key);
+    let deep_at = candidates.iter().find(|c| is_deep(c)).map(|c| c.location());
+    // An extreme within `merge` of the deepest point is that point found again (the core of a
+    // point contact on a curved surface), not a corner of a flat patch that could replace it.
     let deepest_extreme = candidates
         .iter()
         .filter(|c| !is_deep(c))
+        .filter(|c| deep_at.is_none_or(|p| (c.location() - p).norm() >= merge))
         .map(|c| c.depth)
         .fold(Real::INFINITY, Real::min);
     let mut kept: Vec<Candidate<D>> = Vec::new();

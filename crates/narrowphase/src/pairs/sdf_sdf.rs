@@ -16,10 +16,12 @@ use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Sdf;
 
 use super::{world_point, Ctx, PairQuery};
+use crate::curved::{line_direction, line_end, midway, settle};
 use crate::field::{Counter, Field, PosedSdf};
 use crate::manifold::{project, reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
 use crate::normal::{along_normal, facing_normal, normal_at, separating_axis};
 use crate::objectives::{Extreme, MaxOf, Sum};
+use crate::options::Settings;
 use crate::regions::components;
 use crate::search::{cover, minimise, Budget, Cell, Found, Order, Params, Problem};
 use crate::types::{Deepest, Manifold};
@@ -41,40 +43,53 @@ const DISTANCE_CAP_FACTOR: usize = 16;
 /// search's answer into the closest pair of the two convex patches near it.
 const POLISH_STEPS: usize = 16;
 
-/// Newton steps of [`slide_to_core`] at most.
-const SLIDE_STEPS: usize = 16;
-
-/// Slides `q` within the contact plane (normal `n`) downhill on `dA + dB` until the sum is
-/// within `tol` of `target` (the deepest point's sum). An extreme of a region on a curved
-/// surface (a box face on a cylinder's side, on a bump) lies on the rim of the region inflated
-/// by the margin, where the surfaces are a margin apart; the point to keep is the one of the
-/// contact line (or patch) beside it. The sum is convex across such a rim, so Newton's steps
-/// towards the target approach it from the far side without overshooting.
-fn slide_to_core<const D: usize>(
-    fa: &dyn Field<D>,
-    fb: &dyn Field<D>,
-    mut q: Vector<D>,
+/// The region's extremes along the tangent directions, as candidates keyed 1, 2, ...: each the
+/// farthest point of the margin-inflated region that way, and one beyond the margin (on the rim
+/// around a curved contact) settled onto the contact beside it (see [`settle`]).
+fn extremes<const D: usize>(
+    [fa, fb]: [&dyn Field<D>; 2],
+    problem: &Problem<'_, D>,
+    cells: &[Cell<D>],
     n: &Vector<D>,
-    target: Real,
-    tol: Real,
-) -> Vector<D>
+    s: &Settings,
+    cap: usize,
+    budget: &mut Budget,
+) -> Vec<Candidate<D>>
 where
     Space<D>: Dim<D>,
 {
-    for _ in 0..SLIDE_STEPS {
-        let f = fa.value(&q) + fb.value(&q);
-        if f <= target + tol {
-            break;
+    let mut params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
+    params.cap = EXTREME_CAP_FACTOR * cap;
+    let mut out = Vec::new();
+    for (k, u) in tangent_directions(n).into_iter().enumerate() {
+        let key = k as u32 + 1;
+        let ext = Extreme {
+            dir: u,
+            lambda: EXTREME_LAMBDA,
+            fields: 2,
+        };
+        let Some(e) = minimise(problem, &ext, &params, cells, budget) else {
+            continue;
+        };
+        let mut c = project(fa, fb, &e.point, e.values, n, key);
+        if c.depth > s.margin {
+            let (q, _) = settle(fa, fb, e.point, Some(n), probe(s), s.coarse_radius, flat(s));
+            c = project(fa, fb, &q, [fa.value(&q), fb.value(&q)], n, key);
         }
-        let g = fa.gradient(&q) + fb.gradient(&q);
-        let g_t = g - n * n.dot(&g);
-        let slope = g_t.norm();
-        if slope <= 1e-6 {
-            break;
-        }
-        q -= g_t * ((f - target) / (slope * slope));
+        out.push(c);
     }
-    q
+    out
+}
+
+/// The step of the finite differences that [`settle`] and the line search take.
+fn probe(s: &Settings) -> Real {
+    0.25 * s.leaf_radius
+}
+
+/// Curvatures of the sum below this are flat: a radius a thousand times the smaller shape is
+/// round-off, not a curved surface.
+fn flat(s: &Settings) -> Real {
+    1e-3 / s.size
 }
 
 /// Two general fields, searched in A's frame.
@@ -242,16 +257,19 @@ where
             let Some(best) = minimise(&problem, &Sum, &deep, &cells, budget) else {
                 continue;
             };
-            let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
+            let (probe, flat) = (probe(&s), flat(&s));
+            let (deepest, deepest_sum) =
+                settle(&fa, &fb, best.point, None, probe, s.coarse_radius, flat);
+            let (n, p) = normal_at(&fa, &fb, deepest, 2.0 * s.leaf_radius);
             // The separating axis with the least overlap near the deep point: exact for faces
             // resting on faces, where a blend of gradients could lean on a nearby edge.
-            let reach = 2.0 * (-best.value).max(0.0) + (0.25 * s.size).max(4.0 * s.leaf_radius);
+            let reach = 2.0 * (-deepest_sum).max(0.0) + (0.25 * s.size).max(4.0 * s.leaf_radius);
             let n = match facing_normal(&fa, &fb, &p) {
                 Some(n) => n,
                 None => separating_axis(&fa, &fb, &p, &n, 2.0 * s.leaf_radius, reach).0,
             };
             let mut cands: Vec<Candidate<D>> = Vec::new();
-            let reach = 4.0 * s.margin + 4.0 * s.leaf_radius - best.value.min(0.0);
+            let reach = 4.0 * s.margin + 4.0 * s.leaf_radius - deepest_sum.min(0.0);
             if let Some((pa, pb, sep)) = along_normal(&fa, &fb, &p, &n, reach, 1e-3 * s.leaf_radius)
             {
                 cands.push(Candidate {
@@ -261,23 +279,15 @@ where
                     key: 0,
                 });
             }
-            let mut params = Params::new(Order::BestBound, s.leaf_radius, s.tol);
-            params.cap = EXTREME_CAP_FACTOR * cap;
-            for (k, u) in tangent_directions(&n).into_iter().enumerate() {
-                let ext = Extreme {
-                    dir: u,
-                    lambda: EXTREME_LAMBDA,
-                    fields: 2,
-                };
-                if let Some(e) = minimise(&problem, &ext, &params, &cells, budget) {
-                    let mut c = project(&fa, &fb, &e.point, e.values, &n, k as u32 + 1);
-                    if c.depth > s.margin {
-                        let q = slide_to_core(&fa, &fb, e.point, &n, best.value + s.tol, s.tol);
-                        let values = [fa.value(&q), fb.value(&q)];
-                        c = project(&fa, &fb, &q, values, &n, k as u32 + 1);
-                    }
-                    cands.push(c);
+            let mid = midway(&fa, &fb, &p, &n);
+            if let Some(l) = line_direction(&fa, &fb, &mid, &n, probe, flat) {
+                for (k, dir) in [l, -l].into_iter().enumerate() {
+                    let q = line_end(&fa, &fb, &mid, &dir, probe, 2.0 * s.size, s.margin);
+                    let values = [fa.value(&q), fb.value(&q)];
+                    cands.push(project(&fa, &fb, &q, values, &n, k as u32 + 1));
                 }
+            } else {
+                cands.extend(extremes([&fa, &fb], &problem, &cells, &n, &s, cap, budget));
             }
             let kept = reduce(
                 &cands,

@@ -145,7 +145,11 @@ where
         let swept: Vec<BodyHandle> = self
             .bodies
             .iter()
-            .filter(|(h, b)| b.kind == BodyKind::Dynamic && self.needs_sweep(*h, start))
+            .filter(|(h, b)| {
+                b.kind == BodyKind::Dynamic
+                    && !self.sleep.sleeping(*h)
+                    && self.needs_sweep(*h, start)
+            })
             .map(|(h, _)| h)
             .collect();
         let clips: Vec<(BodyHandle, Real)> = swept
@@ -379,11 +383,13 @@ where
 
     /// Every collider of a body that moved gets its end-of-step pose and box, so
     /// queries, sensors and the next step see where things are now.
+    /// Sleeping bodies are skipped: nothing moves them without waking them first.
     fn refresh_moved_colliders(&mut self) {
+        let sleep = &self.sleep;
         for (_, b) in self
             .bodies
             .iter()
-            .filter(|(_, b)| b.kind != BodyKind::Static)
+            .filter(|(h, b)| b.kind != BodyKind::Static && !sleep.sleeping(*h))
         {
             for &ch in &b.colliders {
                 let Some(c) = self.colliders.get_mut(ch) else {

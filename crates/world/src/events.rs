@@ -320,6 +320,13 @@ where
     fn force_events(&self) -> Vec<WorldEvent<D>> {
         let dt = self.settings.dt;
         let mut out = Vec::new();
+        if self
+            .colliders
+            .iter()
+            .all(|(_, c)| c.force_event_threshold.is_none())
+        {
+            return out;
+        }
         for p in &self.contacts {
             let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b)) else {
                 continue;

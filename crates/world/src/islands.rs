@@ -86,6 +86,37 @@ pub(crate) struct SleepState {
     solved: usize,
 }
 
+/// Whether each collider's body moves this step and whether it sleeps, by collider slot
+/// ([`World::collider_motion`]); dead slots read as neither.
+pub(crate) struct ColliderMotion {
+    slots: Vec<Option<(u32, (bool, bool))>>,
+}
+
+impl ColliderMotion {
+    fn flags(&self, c: ColliderHandle) -> Option<(bool, bool)> {
+        self.slots
+            .get(c.0.index as usize)
+            .copied()
+            .flatten()
+            .filter(|(g, _)| *g == c.0.generation)
+            .map(|(_, f)| f)
+    }
+
+    /// The collider is live and its body takes part in this step's collision.
+    pub(crate) fn moves(&self, c: ColliderHandle) -> bool {
+        self.flags(c).is_some_and(|(mover, _)| mover)
+    }
+
+    /// Both colliders live, neither body a mover, and at least one asleep: a pair whose
+    /// cached contacts stay as they are.
+    pub(crate) fn pair_asleep(&self, a: ColliderHandle, b: ColliderHandle) -> bool {
+        match (self.flags(a), self.flags(b)) {
+            (Some((ma, sa)), Some((mb, sb))) => !ma && !mb && (sa || sb),
+            _ => false,
+        }
+    }
+}
+
 /// The step's manifolds by collider pair, as the pipeline gathers them.
 pub(crate) type Found<const D: usize> = Vec<(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)>;
 
@@ -293,14 +324,16 @@ where
         }
     }
 
-    /// Both colliders live, neither body a mover, and at least one asleep.
-    pub(crate) fn pair_is_asleep(&self, a: ColliderHandle, b: ColliderHandle) -> bool {
-        let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else {
-            return false;
-        };
-        !self.is_mover(ca.body)
-            && !self.is_mover(cb.body)
-            && (self.sleep.sleeping(ca.body) || self.sleep.sleeping(cb.body))
+    /// Each collider's body read once into a table by collider slot (its generation, whether
+    /// the body is a mover, whether it sleeps), so that a stage walking every pair costs two
+    /// loads per pair, not four arena lookups.
+    pub(crate) fn collider_motion(&self) -> ColliderMotion {
+        let mut slots = vec![None; self.colliders.capacity_index()];
+        for (h, c) in self.colliders.iter() {
+            let flags = (self.is_mover(c.body), self.sleep.sleeping(c.body));
+            slots[h.0.index as usize] = Some((h.0.generation, flags));
+        }
+        ColliderMotion { slots }
     }
 
     /// Records how many non-static bodies the solver got this step.

@@ -155,9 +155,14 @@ where
     fn pair_jobs(&self) -> Vec<PairJob<'_, D>> {
         let dt = self.settings.dt;
         let mut jobs = Vec::with_capacity(self.pairs.len());
+        let motion = self.collider_motion();
         for &(ka, kb) in &self.pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
+            // Most pairs of a resting scene: checked before anything is looked up.
+            if !(motion.moves(a) || motion.moves(b)) {
+                continue;
+            }
             let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else {
                 continue;
             };
@@ -166,7 +171,6 @@ where
             };
             if ca.body == cb.body
                 || !(ba.is_dynamic() || bb.is_dynamic())
-                || !(self.is_mover(ca.body) || self.is_mover(cb.body))
                 || self.joint_blocks_contact(ca.body, cb.body)
                 || !ca.aabb.intersects(&cb.aabb)
                 || !self.contact_allowed(a, ca, b, cb)
@@ -334,8 +338,9 @@ where
         constraints: &[ContactConstraint<D>],
         owners: &[(usize, usize)],
     ) {
+        let motion = self.collider_motion();
         let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
-        let mut cache: Vec<PairContacts<D>> = Vec::with_capacity(found.len());
+        let mut cache: Vec<PairContacts<D>> = Vec::with_capacity(old.len().max(found.len()));
         let mut solved = constraints.iter().zip(owners).peekable();
         for (pi, (a, b, manifolds)) in found.iter().enumerate() {
             let key = (a.0.to_bits(), b.0.to_bits());
@@ -343,7 +348,7 @@ where
             while let Some(o) = old.next_if(|o| o.key() <= key) {
                 if o.key() == key {
                     reused = Some(o);
-                } else if self.pair_is_asleep(o.a, o.b) {
+                } else if motion.pair_asleep(o.a, o.b) {
                     cache.push(o);
                 }
             }
@@ -358,7 +363,7 @@ where
             }
             cache.push(pair);
         }
-        cache.extend(old.filter(|o| self.pair_is_asleep(o.a, o.b)));
+        cache.extend(old.filter(|o| motion.pair_asleep(o.a, o.b)));
         self.contacts = cache;
     }
 }

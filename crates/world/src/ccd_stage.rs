@@ -152,10 +152,14 @@ where
             })
             .map(|(h, _)| h)
             .collect();
-        let clips: Vec<(BodyHandle, Real)> = swept
-            .par_iter()
-            .filter_map(|&h| self.first_impact(h, start).map(|f| (h, f)))
-            .collect();
+        let clips: Vec<(BodyHandle, Real)> = if swept.is_empty() {
+            Vec::new()
+        } else {
+            swept
+                .par_iter()
+                .filter_map(|&h| self.first_impact(h, start).map(|f| (h, f)))
+                .collect()
+        };
         for (h, f) in clips {
             let sweep = self.sweep_of(h, start).expect("swept bodies are live");
             self.bodies.get_mut(h).expect("live").pose = sweep.pose_at(f);

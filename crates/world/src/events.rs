@@ -161,11 +161,28 @@ where
 
     /// Last stage of the step: the new touching set from the contact cache and the
     /// sensor overlaps, its difference from the old one as events, and force events.
-    pub(crate) fn update_events(&mut self) {
-        let mut now = self.touching_contacts();
-        now.extend(self.sensor_overlaps());
-        now.sort_unstable_by_key(Touch::key);
-        let mut events = self.touch_changes(&now);
+    /// An unchanged cache (`cache_changed` false) touches as it did: the hysteresis keeps a
+    /// pair's answer when its contacts are the same.
+    pub(crate) fn update_events(&mut self, cache_changed: bool) {
+        let mut now = if cache_changed {
+            self.touching_contacts()
+        } else {
+            self.touching
+                .iter()
+                .filter(|t| !t.sensor)
+                .copied()
+                .collect()
+        };
+        let sensors = self.sensor_overlaps();
+        let mut events = if cache_changed || !sensors.is_empty() || self.touching.len() != now.len()
+        {
+            now.extend(sensors);
+            now.sort_unstable_by_key(Touch::key);
+            self.touch_changes(&now)
+        } else {
+            // The same contacts touching, and no sensor overlapping before or now.
+            Vec::new()
+        };
         events.extend(self.force_events());
         events.extend(self.frozen_events());
         events.sort_by_key(WorldEvent::sort_key);
@@ -205,6 +222,9 @@ where
     /// Candidate pairs with exactly one sensor that overlap at the end of the step,
     /// tested in parallel and gathered in pair order.
     fn sensor_overlaps(&self) -> Vec<Touch> {
+        if !self.colliders.iter().any(|(_, c)| c.sensor) {
+            return Vec::new();
+        }
         let jobs: Vec<_> = self
             .pairs
             .iter()

@@ -216,6 +216,7 @@ where
 
     /// Wakes every body of the sleeping island `island`; returns them in handle order.
     fn wake_island(&mut self, island: u64) -> Vec<BodyHandle> {
+        self.cache_settled = false;
         let mut woken = Vec::new();
         for (i, e) in self.sleep.entries.iter_mut().enumerate() {
             if e.island == Some(island) {

@@ -82,8 +82,8 @@ where
         self.finish_joints(&joints, &solver_bodies);
         self.record_solved(&solver_bodies);
         self.continuous_collision(&start_poses);
-        self.cache_contacts(&manifolds, &constraints, &owners);
-        self.update_events();
+        let cache_changed = self.cache_contacts(&manifolds, &constraints, &owners);
+        self.update_events(cache_changed);
         self.update_islands(&manifolds);
         self.step_count += 1;
     }
@@ -195,6 +195,10 @@ where
     /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, gathered in pair order.
     fn find_manifolds(&self) -> Vec<(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)> {
         let jobs = self.pair_jobs();
+        if jobs.is_empty() {
+            // Not even rayon's hand-off: a resting scene's step does no collision.
+            return Vec::new();
+        }
         jobs.par_iter()
             .map(|j| {
                 let opts = ContactOptions {
@@ -331,13 +335,19 @@ where
 
     /// Stage 6b: the new manifolds with their impulses become the cache. Both lists are in
     /// pair order, so one merge walk carries the sleeping pairs over (moved, not copied) and
-    /// hands a persisting pair its old manifold buffer to refill.
+    /// hands a persisting pair its old manifold buffer to refill. Returns false when the cache
+    /// is left as it was: no pair found, and every cached pair asleep already.
     fn cache_contacts(
         &mut self,
         found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
         constraints: &[ContactConstraint<D>],
         owners: &[(usize, usize)],
-    ) {
+    ) -> bool {
+        let settled = found.is_empty();
+        if settled && self.cache_settled {
+            return false;
+        }
+        self.cache_settled = settled;
         let motion = self.collider_motion();
         let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
         let mut cache: Vec<PairContacts<D>> = Vec::with_capacity(old.len().max(found.len()));
@@ -365,6 +375,7 @@ where
         }
         cache.extend(old.filter(|o| motion.pair_asleep(o.a, o.b)));
         self.contacts = cache;
+        true
     }
 }
 

@@ -129,6 +129,11 @@ where
     /// of the step, so never serialised).
     #[serde(skip)]
     pub(crate) frozen_now: Vec<BodyHandle>,
+    /// True when the last step solved no pair and nothing has woken or been removed since:
+    /// every cached pair then sleeps, and a step that solves none leaves the cache and the
+    /// touching set as they are (`cache_contacts`). False after deserialisation.
+    #[serde(skip)]
+    pub(crate) cache_settled: bool,
 }
 
 /// A 2D world.
@@ -171,6 +176,7 @@ where
             touching: Vec::new(),
             pair_hook: crate::filter::PairHook::default(),
             frozen_now: Vec::new(),
+            cache_settled: false,
         }
     }
 
@@ -183,6 +189,7 @@ where
     pub fn set_settings(&mut self, settings: WorldSettings<D>) -> Result<(), WorldError> {
         settings.validate()?;
         self.settings = settings;
+        self.cache_settled = false;
         Ok(())
     }
 
@@ -389,6 +396,7 @@ where
         }
         self.pairs.retain(|(a, b)| *a != key && *b != key);
         self.contacts.retain(|p| p.a != h && p.b != h);
+        self.cache_settled = false;
         Some(c)
     }
 

@@ -116,12 +116,19 @@ where
             "D={D}: a capsule moved from {p0:?} to {p:?}"
         );
     }
-    // Asleep, nothing moves however long it sleeps.
+    // Asleep, nothing moves however long it sleeps, and its contacts stay: the same pairs
+    // touch (a step that solves nothing keeps the cache as it was) and no event is raised.
     let hash = w.state_hash();
+    let touching = w.touching_pairs().to_vec();
+    let contacts = w.contact_count();
+    assert!(!touching.is_empty() && contacts > 0);
     for _ in 0..30 {
         w.step();
+        assert!(w.events().is_empty(), "D={D}: {:?}", w.events());
     }
     assert_eq!(w.state_hash(), hash, "D={D}: a sleeping pile changed");
+    assert_eq!(w.touching_pairs(), &touching[..], "D={D}: touching pairs changed");
+    assert_eq!(w.contact_count(), contacts, "D={D}: cached contacts changed");
 
     // A ball thrown at the top of the left column wakes that column (one island through
     // its contacts); the right column, untouched, sleeps on.

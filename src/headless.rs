@@ -31,7 +31,10 @@ pub struct RunReport {
     pub max_penetration: f32,
     /// Kinetic energy at the end, joules.
     pub kinetic_energy: f32,
-    /// 64-bit hash of every body's pose and velocity bits in handle order.
+    /// 64-bit hash of every body's pose and velocity bits in handle order. Written to JSON
+    /// as 16 hex digits in a string: as a number it would exceed 2^53, where JSON readers
+    /// such as jq round it.
+    #[serde(serialize_with = "hex_u64")]
     pub state_hash: u64,
     /// Bodies the runtime guard froze because their state went non-finite.
     pub frozen_bodies: usize,
@@ -242,4 +245,9 @@ mod tests {
         assert!(close(median_of(&[12.0; 100_000]), 12.0));
         assert_eq!(median_of(&[]), 0.0);
     }
+}
+
+/// `x` as a string of 16 lower-case hex digits.
+fn hex_u64<S: serde::Serializer>(x: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{x:016x}"))
 }

@@ -26,8 +26,8 @@ enum Command {
     Run {
         /// A scene file, or the name of a shipped scene (see `fathom scenes`).
         scene: String,
-        /// Number of steps.
-        #[arg(long, default_value_t = 600)]
+        /// Number of steps (at least 1).
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
         steps: u64,
         /// Worker threads for the parallel stages (default: all cores).
         #[arg(long)]
@@ -260,6 +260,9 @@ fn load_scene(arg: &str) -> Result<(String, SceneFile), String> {
     }
     if let Some(demo) = demo_scene(arg) {
         return Ok((name, (demo.build)()));
+    }
+    if path.extension().is_some() || path.components().count() > 1 {
+        return Err(format!("{arg}: file not found"));
     }
     let names = shipped_scene_names();
     Err(format!(

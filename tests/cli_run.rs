@@ -95,10 +95,7 @@ fn every_shipped_scene_runs_to_valid_json() {
                 v[key]
             );
         }
-        assert!(
-            v["contacts"].is_u64() && v["state_hash"].is_u64(),
-            "{stdout}"
-        );
+        assert!(v["contacts"].is_u64() && hash_of(&v).is_some(), "{stdout}");
     }
 }
 
@@ -119,7 +116,7 @@ fn thread_count_does_not_change_the_state() {
             .unwrap();
         assert!(out.status.success());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["state_hash"].as_u64().unwrap()
+        hash_of(&v).unwrap()
     };
     assert_eq!(hash("1"), hash("2"));
 }
@@ -163,4 +160,36 @@ fn unknown_scene_lists_the_shipped_ones() {
     for demo in DEMO_SCENES {
         assert!(err.contains(demo.name), "lists {}: {err}", demo.name);
     }
+}
+
+/// The run's state hash, which the JSON carries as 16 hex digits in a string.
+fn hash_of(v: &serde_json::Value) -> Option<u64> {
+    let s = v["state_hash"].as_str()?;
+    (s.len() == 16).then_some(())?;
+    u64::from_str_radix(s, 16).ok()
+}
+
+#[test]
+fn a_missing_file_is_named_as_missing() {
+    let out = fathom()
+        .args(["run", "scenes/no_such_file.ron", "--steps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("scenes/no_such_file.ron: file not found"),
+        "says the file is missing: {err}"
+    );
+}
+
+#[test]
+fn zero_steps_is_refused() {
+    let out = fathom()
+        .args(["run", "pyramid_2d", "--steps", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--steps"), "names the option: {err}");
 }

@@ -127,8 +127,16 @@ where
         assert!(w.events().is_empty(), "D={D}: {:?}", w.events());
     }
     assert_eq!(w.state_hash(), hash, "D={D}: a sleeping pile changed");
-    assert_eq!(w.touching_pairs(), &touching[..], "D={D}: touching pairs changed");
-    assert_eq!(w.contact_count(), contacts, "D={D}: cached contacts changed");
+    assert_eq!(
+        w.touching_pairs(),
+        &touching[..],
+        "D={D}: touching pairs changed"
+    );
+    assert_eq!(
+        w.contact_count(),
+        contacts,
+        "D={D}: cached contacts changed"
+    );
 
     // A ball thrown at the top of the left column wakes that column (one island through
     // its contacts); the right column, untouched, sleeps on.

@@ -226,6 +226,11 @@ impl Default for StepTimes {
     }
 }
 
+/// `x` as a string of 16 lower-case hex digits.
+fn hex_u64<S: serde::Serializer>(x: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{x:016x}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::StepTimes;
@@ -245,9 +250,4 @@ mod tests {
         assert!(close(median_of(&[12.0; 100_000]), 12.0));
         assert_eq!(median_of(&[]), 0.0);
     }
-}
-
-/// `x` as a string of 16 lower-case hex digits.
-fn hex_u64<S: serde::Serializer>(x: &u64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&format!("{x:016x}"))
 }

@@ -244,6 +244,7 @@ where
             leaf: 0,
             partners: Vec::new(),
             moved: true,
+            group: None,
         };
         let slot = match self.free_slots.pop() {
             Some(s) => {
@@ -258,6 +259,25 @@ where
         self.slots.insert(key, slot);
         self.moved.push(slot);
         slot
+    }
+
+    /// Puts the proxy `key` in `group` (or in none): proxies of one group never pair, like
+    /// the colliders of one body. Its pairs change at the next [`Broadphase::update_pairs`].
+    pub fn set_group(&mut self, key: u64, group: Option<u64>) -> Result<(), BroadphaseError> {
+        let slot = self.slot(key)?;
+        let proxy = self.proxy_mut(slot);
+        if proxy.group != group {
+            proxy.group = group;
+            proxy.moved = true;
+            self.moved.push(slot);
+        }
+        Ok(())
+    }
+
+    /// True when the proxies in slots `a` and `b` share a group (and so never pair).
+    pub(crate) fn same_group(&self, a: u32, b: u32) -> bool {
+        let (ga, gb) = (self.proxy(a).group, self.proxy(b).group);
+        ga.is_some() && ga == gb
     }
 
     /// Adds many proxies at once. All input is checked first (bad boxes,

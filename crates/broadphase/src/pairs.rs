@@ -163,20 +163,29 @@ where
     fn all_pairs(&self, parallel: bool) -> Vec<(u32, u32)> {
         let trees = Trees { trees: &self.trees };
         let mut pairs = Vec::new();
+        let apart = |a: u32, b: u32| !self.same_group(a, b);
         if !parallel {
             trees.run(&trees.roots(), &mut Vec::new(), &mut |a, b| {
-                pairs.push((a, b))
+                if apart(a, b) {
+                    pairs.push((a, b))
+                }
             });
             return pairs;
         }
         let tasks = trees.expand(trees.roots(), PARALLEL_TASKS, &mut |a, b| {
-            pairs.push((a, b))
+            if apart(a, b) {
+                pairs.push((a, b))
+            }
         });
         let found: Vec<Vec<(u32, u32)>> = tasks
             .par_iter()
             .map_init(Vec::new, |stack, t| {
                 let mut out = Vec::new();
-                trees.run(std::slice::from_ref(t), stack, &mut |a, b| out.push((a, b)));
+                trees.run(std::slice::from_ref(t), stack, &mut |a, b| {
+                    if apart(a, b) {
+                        out.push((a, b))
+                    }
+                });
                 out
             })
             .collect();
@@ -217,7 +226,7 @@ where
         let fat = *self.fat_of(m);
         let mut partners = Vec::with_capacity(proxy.partners.len() + 4);
         let mut push = |s: u32| {
-            if s != m {
+            if s != m && !self.same_group(m, s) {
                 partners.push(s);
             }
             true
@@ -273,17 +282,21 @@ where
     /// Brute force over all proxies (`O(n^2)`): the pairs whose fat boxes
     /// overlap now. The oracle of the tests; also handy for debugging.
     pub fn brute_force_pairs(&self) -> Vec<(u64, u64)> {
-        let live: Vec<(u64, ProxyKind, _)> = self
+        let live: Vec<(u64, ProxyKind, _, Option<u64>)> = self
             .proxies
             .iter()
             .enumerate()
-            .filter_map(|(s, p)| p.as_ref().map(|p| (p.key, p.kind, *self.fat_of(s as u32))))
+            .filter_map(|(s, p)| {
+                p.as_ref()
+                    .map(|p| (p.key, p.kind, *self.fat_of(s as u32), p.group))
+            })
             .collect();
         let mut out = Vec::new();
         for (i, a) in live.iter().enumerate() {
             for b in &live[i + 1..] {
                 let both_static = a.1 == ProxyKind::Static && b.1 == ProxyKind::Static;
-                if !both_static && overlaps(&a.2, &b.2) {
+                let grouped = a.3.is_some() && a.3 == b.3;
+                if !both_static && !grouped && overlaps(&a.2, &b.2) {
                     out.push((a.0.min(b.0), a.0.max(b.0)));
                 }
             }

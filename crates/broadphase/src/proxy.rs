@@ -48,6 +48,8 @@ pub(crate) struct Proxy<const D: usize> {
     pub partners: Vec<u32>,
     /// True when the fat box changed (or the proxy is new) since the last pair update.
     pub moved: bool,
+    /// Proxies of one group never pair (the colliders of one body); `None`: no group.
+    pub group: Option<u64>,
 }
 
 /// A cheap multiplicative hasher for `u64` keys (lookups only, never iterated).

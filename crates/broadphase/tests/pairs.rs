@@ -271,3 +271,53 @@ fn large_scene_serial_equals_parallel_2d() {
 fn large_scene_serial_equals_parallel_3d() {
     large_scene_serial_equals_parallel::<3>();
 }
+
+/// Proxies of one group never pair, on the incremental path (few moved) and the bulk path
+/// (all new): ten overlapping boxes in two groups give only the 25 pairs across the groups,
+/// and leaving a group brings its pairs back.
+fn groups_never_pair<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let unit = |x: Real| {
+        let mut lo = Vector::<D>::repeat(0.0);
+        lo[0] = x;
+        Aabb::new(lo, lo + Vector::<D>::repeat(1.0))
+    };
+    let mut bp = Broadphase::<D>::new();
+    for k in 0..10u64 {
+        bp.insert(k, unit(0.01 * k as Real), ProxyKind::Dynamic)
+            .unwrap();
+        bp.set_group(k, Some(k % 2)).unwrap();
+    }
+    let changes = bp.update_pairs();
+    let expected: Vec<(u64, u64)> = (0..10u64)
+        .flat_map(|a| (a + 1..10).map(move |b| (a, b)))
+        .filter(|(a, b)| a % 2 != b % 2)
+        .collect();
+    assert_eq!(changes.began, expected, "D={D}: bulk path");
+    assert_eq!(bp.pairs(), expected);
+    assert_eq!(bp.brute_force_pairs(), expected, "D={D}: the oracle agrees");
+    // One proxy moves (the incremental path): still no pair within its group.
+    bp.update(4, unit(0.2)).unwrap();
+    bp.update_pairs();
+    assert_eq!(bp.pairs(), expected, "D={D}: incremental path");
+    // Out of its group, proxy 0 pairs with 2, 4, 6 and 8 again.
+    bp.set_group(0, None).unwrap();
+    let changes = bp.update_pairs();
+    assert_eq!(changes.began, vec![(0, 2), (0, 4), (0, 6), (0, 8)], "D={D}");
+    assert!(
+        bp.set_group(99, None).is_err(),
+        "an unknown key is an error"
+    );
+}
+
+#[test]
+fn groups_never_pair_2d() {
+    groups_never_pair::<2>();
+}
+
+#[test]
+fn groups_never_pair_3d() {
+    groups_never_pair::<3>();
+}

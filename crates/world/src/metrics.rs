@@ -68,6 +68,12 @@ where
             .fold(0.0, Real::max)
     }
 
+    /// Number of candidate pairs the broadphase holds after the last step: colliders whose
+    /// boxes (grown by their margins) overlap, of different bodies, at least one not static.
+    pub fn candidate_pair_count(&self) -> usize {
+        self.pairs.len()
+    }
+
     /// Number of contact points in the current manifolds (speculative points included).
     pub fn contact_count(&self) -> usize {
         self.contacts

@@ -100,6 +100,10 @@ where
             self.broadphase
                 .insert(h.0.to_bits(), c.aabb, kind)
                 .expect("every collider has a distinct key and a valid box");
+            // The colliders of one body never pair.
+            let _ = self
+                .broadphase
+                .set_group(h.0.to_bits(), Some(c.body.0.to_bits()));
         }
         self.broadphase_ready = true;
     }

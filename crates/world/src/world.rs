@@ -325,6 +325,10 @@ where
             self.broadphase
                 .insert(h.0.to_bits(), aabb, kind)
                 .expect("a new key with a valid box is accepted");
+            // The colliders of one body never pair.
+            let _ = self
+                .broadphase
+                .set_group(h.0.to_bits(), Some(body.0.to_bits()));
         }
         self.bodies
             .get_mut(body)

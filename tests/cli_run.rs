@@ -131,35 +131,30 @@ fn malformed_scene_reports_line_and_column() {
         "Scene2D(\n    gravity: (0.0, -9.81),\n    dt: oops,\n)",
     )
     .unwrap();
-    let out = fathom()
-        .args(["run", path.to_str().unwrap(), "--steps", "1"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = failing_run(&["run", path.to_str().unwrap(), "--steps", "1"]);
     assert!(err.contains("line 3"), "names the line: {err}");
 
     std::fs::write(&path, "Scene2D(dt: -1.0)").unwrap();
-    let out = fathom()
-        .args(["run", path.to_str().unwrap(), "--steps", "1"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = failing_run(&["run", path.to_str().unwrap(), "--steps", "1"]);
     assert!(err.contains("dt"), "names the field: {err}");
 }
 
 #[test]
 fn unknown_scene_lists_the_shipped_ones() {
-    let out = fathom()
-        .args(["run", "no_such_scene", "--steps", "1"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = failing_run(&["run", "no_such_scene", "--steps", "1"]);
     for demo in DEMO_SCENES {
         assert!(err.contains(demo.name), "lists {}: {err}", demo.name);
     }
+}
+
+/// Runs `fathom` with `args`, which must fail; its exit code and standard error.
+fn failing_run(args: &[&str]) -> (Option<i32>, String) {
+    let out = fathom().args(args).output().unwrap();
+    assert!(!out.status.success(), "{args:?} succeeded");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The run's state hash, which the JSON carries as 16 hex digits in a string.
@@ -171,12 +166,8 @@ fn hash_of(v: &serde_json::Value) -> Option<u64> {
 
 #[test]
 fn a_missing_file_is_named_as_missing() {
-    let out = fathom()
-        .args(["run", "scenes/no_such_file.ron", "--steps", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, err) = failing_run(&["run", "scenes/no_such_file.ron", "--steps", "1"]);
+    assert_eq!(code, Some(1));
     assert!(
         err.contains("scenes/no_such_file.ron: file not found"),
         "says the file is missing: {err}"
@@ -185,11 +176,7 @@ fn a_missing_file_is_named_as_missing() {
 
 #[test]
 fn zero_steps_is_refused() {
-    let out = fathom()
-        .args(["run", "pyramid_2d", "--steps", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "a usage error");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, err) = failing_run(&["run", "pyramid_2d", "--steps", "0"]);
+    assert_eq!(code, Some(2), "a usage error");
     assert!(err.contains("--steps"), "names the option: {err}");
 }

@@ -238,7 +238,6 @@ where
                         .is_some_and(|b| b.kind != crate::desc::BodyKind::Static)
                 };
                 let ok = ca.sensor != cb.sensor
-                    && ca.body != cb.body
                     && (moving(ca) || moving(cb))
                     && ca.aabb.intersects(&cb.aabb)
                     && self.pair_allowed(a, ca, b, cb);

@@ -40,6 +40,25 @@ where
     shape.bounds().transformed(pose).loosened(margin)
 }
 
+/// Adds collider `h` to the broadphase in its body's group: the colliders of one body never
+/// pair.
+pub(crate) fn insert_proxy<const D: usize>(
+    broadphase: &mut fathom_broadphase::Broadphase<D>,
+    h: ColliderHandle,
+    c: &Collider<D>,
+    kind: ProxyKind,
+) where
+    Space<D>: Dim<D>,
+{
+    let key = h.0.to_bits();
+    broadphase
+        .insert(key, c.aabb, kind)
+        .expect("a new key with a valid box is accepted");
+    broadphase
+        .set_group(key, Some(c.body.0.to_bits()))
+        .expect("just inserted");
+}
+
 /// One narrowphase query, with everything it needs copied out of the world.
 struct PairJob<'a, const D: usize>
 where
@@ -97,13 +116,7 @@ where
         self.pairs.clear();
         for (h, c) in self.colliders.iter() {
             let kind = self.proxy_kind(c);
-            self.broadphase
-                .insert(h.0.to_bits(), c.aabb, kind)
-                .expect("every collider has a distinct key and a valid box");
-            // The colliders of one body never pair.
-            let _ = self
-                .broadphase
-                .set_group(h.0.to_bits(), Some(c.body.0.to_bits()));
+            insert_proxy(&mut self.broadphase, h, c, kind);
         }
         self.broadphase_ready = true;
     }
@@ -173,8 +186,7 @@ where
             let (Some(ba), Some(bb)) = (self.bodies.get(ca.body), self.bodies.get(cb.body)) else {
                 continue;
             };
-            if ca.body == cb.body
-                || !(ba.is_dynamic() || bb.is_dynamic())
+            if !(ba.is_dynamic() || bb.is_dynamic())
                 || self.joint_blocks_contact(ca.body, cb.body)
                 || !ca.aabb.intersects(&cb.aabb)
                 || !self.contact_allowed(a, ca, b, cb)

@@ -320,15 +320,10 @@ where
             &world_pose,
             desc.margin,
         );
-        self.colliders.get_mut(h).expect("just inserted").aabb = aabb;
+        let c = self.colliders.get_mut(h).expect("just inserted");
+        c.aabb = aabb;
         if self.broadphase_ready {
-            self.broadphase
-                .insert(h.0.to_bits(), aabb, kind)
-                .expect("a new key with a valid box is accepted");
-            // The colliders of one body never pair.
-            let _ = self
-                .broadphase
-                .set_group(h.0.to_bits(), Some(body.0.to_bits()));
+            crate::pipeline::insert_proxy(&mut self.broadphase, h, c, kind);
         }
         self.bodies
             .get_mut(body)

@@ -34,9 +34,11 @@ where
     let mut s = v.clone();
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     eprintln!(
-        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}",
+        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points",
         s[n / 2],
-        warm + imax
+        warm + imax,
+        w.candidate_pair_count(),
+        w.contact_count()
     );
 }
 

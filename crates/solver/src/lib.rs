@@ -10,11 +10,14 @@
 #![warn(missing_docs)]
 
 mod body;
+mod colour;
 mod constraint;
 mod contact;
 mod joints;
+mod prepared;
 mod softness;
 mod solver;
+mod view;
 
 pub use body::{Motion, SolverBody};
 pub use constraint::Constraint;
@@ -24,10 +27,7 @@ pub use joints::{
     SphericalJoint, Spring,
 };
 pub use softness::Softness;
-pub use solver::{
-    apply_restitution, freeze_non_finite, integrate_positions, integrate_velocities, prepare,
-    solve, step, warm_start, SolverInput, SolverSettings, Sweep,
-};
+pub use solver::{freeze_non_finite, step, SolverInput, SolverSettings};
 
 #[cfg(test)]
 mod tests;

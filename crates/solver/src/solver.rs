@@ -11,15 +11,16 @@
 //! restitution                (bounce at the impact speed, above a threshold)
 //! ```
 //!
-//! The solve and relax passes sweep the contacts between moving bodies forward on even
-//! substeps and backward on odd ones ([`Sweep`]). One Gauss-Seidel sweep always leaves the
-//! last constraints it visits exactly satisfied and the first ones a little off, so a single
-//! direction leans a wide structure to one side: the 100-row pyramid swayed 0.2-0.3 m sideways
-//! for 9 s with forward sweeps only, and with alternating ones it settles and sleeps by 3 s
-//! (its top box moves 1.8 cm after the first two seconds), at no extra cost. Contacts against
-//! static or kinematic bodies (foundations) are visited first in every pass, whichever the
-//! direction: a sweep that ends on the ground contact under a 1 kg ball carrying a 1000 kg one
-//! leaves the heavy ball sinking into the light one, and the pair bounced at 1-2 m/s.
+//! The contact passes run colour by colour (`colour.rs`): no two contacts of a colour share
+//! a dynamic body, so a colour's contacts are solved in parallel and give the same bits on
+//! any number of threads. The solve and relax passes visit the colours of contacts between
+//! moving bodies forward on even substeps and backward on odd ones ([`Sweep`]). One
+//! Gauss-Seidel sweep leaves the last constraints it visits exactly satisfied and the first
+//! ones a little off, so a single direction leans a wide structure to one side (the 100-row
+//! pyramid swayed 0.2-0.3 m for 9 s); alternating settles it at no extra cost. Contacts
+//! against static or kinematic bodies (foundations) have colours of their own, visited first
+//! in every pass: a sweep that ends on the ground contact under a 1 kg ball carrying a
+//! 1000 kg one leaves the heavy ball sinking into the light one.
 //!
 //! After every stage a guard ([`freeze_non_finite`]) looks at each body: one whose state is
 //! no longer finite (a huge force, a degenerate mass ratio) is frozen on the spot, turned into
@@ -30,13 +31,15 @@
 //! Substepping with a soft bias keeps stacks stable with few iterations: the
 //! bias never injects more energy than the spring it models, and relaxing
 //! after the position update removes the push-out velocity so resting
-//! contacts do not jitter. All stages run serially in a fixed order, so the
-//! result does not depend on the thread count.
+//! contacts do not jitter. Joints run serially, before the contacts, at every stage.
 
 use crate::body::{Motion, SolverBody};
+use crate::colour::Schedule;
 use crate::constraint::Constraint;
 use crate::contact::{ContactConstraint, StepContext};
+use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
+use crate::view::BodyView;
 use fathom_math::{Dim, Real, Space, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -124,8 +127,26 @@ where
     pub constraints: &'a mut [&'a mut dyn Constraint<D>],
 }
 
-/// Advances the bodies by `dt` seconds: the whole soft-step pipeline.
+/// Advances the bodies by `dt` seconds: the whole soft-step pipeline. The contacts' impulses
+/// are updated in place.
+///
+/// A step with enough contacts to share out runs on one of rayon's threads: the passes hand
+/// a colour's halves to the other threads hundreds of times a step, which from a thread
+/// outside the pool would be a sleep and a wake each.
 pub fn step<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverInput<'_, D>)
+where
+    Space<D>: Dim<D>,
+{
+    if input.contacts.len() > crate::colour::PARALLEL_FROM
+        && rayon::current_thread_index().is_none()
+    {
+        rayon::scope(|_| step_here(settings, dt, input));
+    } else {
+        step_here(settings, dt, input);
+    }
+}
+
+fn step_here<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverInput<'_, D>)
 where
     Space<D>: Dim<D>,
 {
@@ -137,21 +158,79 @@ where
         constraints,
     } = input;
     freeze_non_finite(bodies);
-    prepare(bodies, contacts, constraints, &ctx, &gravity);
+    prepare_bodies(bodies, constraints, &ctx);
+    let schedule = Schedule::new(bodies, contacts);
+    let mut work = Work::prepare(bodies, contacts, &schedule, &ctx, &gravity);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
         integrate_velocities(bodies, &gravity, settings, &ctx);
         freeze_non_finite(bodies);
-        warm_start(bodies, contacts, constraints, &ctx);
-        solve(bodies, contacts, constraints, &ctx, true, sweep);
+        warm_start(bodies, &mut work, constraints, &schedule, &ctx);
+        solve(bodies, &mut work, constraints, &schedule, &ctx, true, sweep);
         freeze_non_finite(bodies);
         integrate_positions(bodies, &ctx);
         freeze_non_finite(bodies);
-        solve(bodies, contacts, constraints, &ctx, false, sweep);
+        solve(
+            bodies,
+            &mut work,
+            constraints,
+            &schedule,
+            &ctx,
+            false,
+            sweep,
+        );
         freeze_non_finite(bodies);
     }
-    apply_restitution(bodies, contacts, &ctx);
+    apply_restitution(bodies, &mut work, &schedule, &ctx);
     freeze_non_finite(bodies);
+    work.store(contacts, &schedule);
+}
+
+/// The prepared contacts of a step, in colour order, and their points.
+pub(crate) struct Work<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) contacts: Vec<Prepared<D>>,
+    pub(crate) points: Vec<PreparedPoint<D>>,
+}
+
+impl<const D: usize> Work<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Stage: every contact prepared from the bodies at step start, in colour order.
+    /// `gravity` (m/s², world) lets contacts extrapolate their impact speed within the step.
+    fn prepare(
+        bodies: &[SolverBody<D>],
+        contacts: &[ContactConstraint<D>],
+        schedule: &Schedule,
+        ctx: &StepContext,
+        gravity: &Vector<D>,
+    ) -> Self {
+        let mut points = Vec::with_capacity(contacts.iter().map(|c| c.points.len()).sum());
+        let mut prepared: Vec<_> = schedule
+            .order()
+            .iter()
+            .map(|&i| Prepared::new(&contacts[i as usize], bodies, ctx, gravity, &mut points))
+            .collect();
+        mass_ratio_passes(bodies, &mut prepared);
+        Self {
+            contacts: prepared,
+            points,
+        }
+    }
+
+    /// Stage: the impulses back into the caller's contacts.
+    fn store(&self, contacts: &mut [ContactConstraint<D>], schedule: &Schedule) {
+        for (p, &i) in self.contacts.iter().zip(schedule.order()) {
+            p.store(self.points_of(p), &mut contacts[i as usize]);
+        }
+    }
+
+    fn points_of(&self, p: &Prepared<D>) -> &[PreparedPoint<D>] {
+        &self.points[p.first as usize..p.first as usize + p.count as usize]
+    }
 }
 
 /// Guard stage: freezes every body whose state is not finite ([`SolverBody::freeze`]).
@@ -168,14 +247,12 @@ where
     frozen
 }
 
-/// Stage: per-step setup of every constraint; resets the bodies' position deltas.
-/// `gravity` (m/s², world) lets contacts extrapolate their impact speed within the step.
-pub fn prepare<const D: usize>(
+/// Stage: per-step setup of the bodies (position deltas reset, world inertia) and of the
+/// joints.
+fn prepare_bodies<const D: usize>(
     bodies: &mut [SolverBody<D>],
-    contacts: &mut [ContactConstraint<D>],
     constraints: &mut [&mut dyn Constraint<D>],
     ctx: &StepContext,
-    gravity: &Vector<D>,
 ) where
     Space<D>: Dim<D>,
 {
@@ -186,10 +263,6 @@ pub fn prepare<const D: usize>(
     for c in constraints.iter_mut() {
         c.prepare(bodies, ctx);
     }
-    for c in contacts.iter_mut() {
-        c.prepare(bodies, ctx, gravity);
-    }
-    mass_ratio_passes(bodies, contacts);
 }
 
 /// Most passes a contact gets under a mass ratio.
@@ -211,17 +284,15 @@ pub fn passes_for_ratio(ratio: Real) -> u8 {
 /// Gauss-Seidel sweep to converge (its error shrinks by about the mass ratio per pass), and
 /// with one pass a 100 kg box on a 1 kg one rocked it and drifted 6 cm in 5 s. Scenes without
 /// such a pair are unchanged and allocate nothing here.
-fn mass_ratio_passes<const D: usize>(
-    bodies: &[SolverBody<D>],
-    contacts: &mut [ContactConstraint<D>],
-) where
+fn mass_ratio_passes<const D: usize>(bodies: &[SolverBody<D>], contacts: &mut [Prepared<D>])
+where
     Space<D>: Dim<D>,
 {
     if contacts
         .iter()
         .all(|c| c.mass_ratio().1 < crate::contact::HEAVY_RATIO)
     {
-        contacts.iter_mut().for_each(|c| c.set_passes(1));
+        contacts.iter_mut().for_each(|c| c.passes = 1);
         return;
     }
     let mut carried = vec![1.0 as Real; bodies.len()];
@@ -231,13 +302,13 @@ fn mass_ratio_passes<const D: usize>(
     }
     for c in contacts.iter_mut() {
         let ratio = carried[c.body_a].max(carried[c.body_b]);
-        c.set_passes(passes_for_ratio(ratio));
+        c.passes = passes_for_ratio(ratio);
     }
 }
 
 /// Stage: gravity, external forces, damping and the gyroscopic term change the dynamic
 /// bodies' velocities over one substep; speeds are capped.
-pub fn integrate_velocities<const D: usize>(
+fn integrate_velocities<const D: usize>(
     bodies: &mut [SolverBody<D>],
     gravity: &Vector<D>,
     settings: &SolverSettings,
@@ -289,10 +360,11 @@ where
 }
 
 /// Stage: re-apply last step's impulses.
-pub fn warm_start<const D: usize>(
+fn warm_start<const D: usize>(
     bodies: &mut [SolverBody<D>],
-    contacts: &[ContactConstraint<D>],
+    work: &mut Work<D>,
     constraints: &mut [&mut dyn Constraint<D>],
+    schedule: &Schedule,
     ctx: &StepContext,
 ) where
     Space<D>: Dim<D>,
@@ -300,14 +372,15 @@ pub fn warm_start<const D: usize>(
     for c in constraints.iter_mut() {
         c.warm_start(bodies, ctx);
     }
-    for c in contacts {
-        c.warm_start(bodies);
-    }
+    let view = BodyView::new(bodies);
+    schedule.for_each(work, Sweep::Forward, |c, points| {
+        c.warm_start(points, &view)
+    });
 }
 
 /// The order in which a pass visits the constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sweep {
+pub(crate) enum Sweep {
     /// First to last.
     Forward,
     /// Last to first.
@@ -318,7 +391,7 @@ impl Sweep {
     /// Forward on even substeps, backward on odd ones: a symmetric Gauss-Seidel over a step.
     /// Either way the joints come first, then the foundation contacts (in their order), then
     /// the contacts between moving bodies; the joints and the last group are what reverse.
-    pub fn of_substep(substep: u32) -> Self {
+    pub(crate) fn of_substep(substep: u32) -> Self {
         if substep % 2 == 0 {
             Self::Forward
         } else {
@@ -327,28 +400,20 @@ impl Sweep {
     }
 }
 
-/// Stage: one sequential-impulse pass, biased (solve) or not (relax), in `sweep` order.
-pub fn solve<const D: usize>(
+/// Stage: one sequential-impulse pass, biased (solve) or not (relax), in `sweep` order: the
+/// joints first either way, so the contacts have the last word on penetration, then the
+/// contacts colour by colour ([`Schedule::for_each`]).
+fn solve<const D: usize>(
     bodies: &mut [SolverBody<D>],
-    contacts: &mut [ContactConstraint<D>],
+    work: &mut Work<D>,
     constraints: &mut [&mut dyn Constraint<D>],
+    schedule: &Schedule,
     ctx: &StepContext,
     use_bias: bool,
     sweep: Sweep,
 ) where
     Space<D>: Dim<D>,
 {
-    let solve_contact = |c: &mut ContactConstraint<D>, bodies: &mut [SolverBody<D>]| {
-        for _ in 0..c.passes() {
-            c.solve_normal(bodies, ctx, use_bias);
-            c.solve_friction(bodies);
-        }
-        if !use_bias {
-            c.record_substep();
-        }
-    };
-    // Joints first either way, so the contacts have the last word on penetration; among the
-    // contacts, the foundations (against static or kinematic bodies) come first either way.
     match sweep {
         Sweep::Forward => constraints
             .iter_mut()
@@ -358,19 +423,21 @@ pub fn solve<const D: usize>(
             .rev()
             .for_each(|c| c.solve(bodies, ctx, use_bias)),
     }
-    for c in contacts.iter_mut().filter(|c| c.is_foundation()) {
-        solve_contact(c, bodies);
-    }
-    let moving = contacts.iter_mut().filter(|c| !c.is_foundation());
-    match sweep {
-        Sweep::Forward => moving.for_each(|c| solve_contact(c, bodies)),
-        Sweep::Backward => moving.rev().for_each(|c| solve_contact(c, bodies)),
-    }
+    let view = BodyView::new(bodies);
+    schedule.for_each(work, sweep, |c, points| {
+        for _ in 0..c.passes {
+            c.solve_normal(points, &view, ctx, use_bias);
+            c.solve_friction(points, &view);
+        }
+        if !use_bias {
+            Prepared::record_substep(points);
+        }
+    });
 }
 
 /// Stage: move every non-static body over one substep: by its velocity, or along its exact
 /// free path when no constraint acted on it.
-pub fn integrate_positions<const D: usize>(bodies: &mut [SolverBody<D>], ctx: &StepContext)
+fn integrate_positions<const D: usize>(bodies: &mut [SolverBody<D>], ctx: &StepContext)
 where
     Space<D>: Dim<D>,
 {
@@ -385,16 +452,18 @@ where
 }
 
 /// Stage: restitution on every contact, after the last substep.
-pub fn apply_restitution<const D: usize>(
+fn apply_restitution<const D: usize>(
     bodies: &mut [SolverBody<D>],
-    contacts: &mut [ContactConstraint<D>],
+    work: &mut Work<D>,
+    schedule: &Schedule,
     ctx: &StepContext,
 ) where
     Space<D>: Dim<D>,
 {
-    for c in contacts.iter_mut() {
-        c.apply_restitution(bodies, ctx);
-    }
+    let view = BodyView::new(bodies);
+    schedule.for_each(work, Sweep::Forward, |c, points| {
+        c.apply_restitution(points, &view, ctx)
+    });
 }
 
 #[cfg(test)]

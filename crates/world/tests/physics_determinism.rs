@@ -49,3 +49,67 @@ fn same_bits_with_one_and_two_threads_2d() {
 fn same_bits_with_one_and_two_threads_3d() {
     assert_eq!(hash_with_threads::<3>(1), hash_with_threads::<3>(2));
 }
+
+/// A pyramid of boxes dropped 1 cm apart, row on row (a square pyramid in 3D), with a ball
+/// thrown into its side: hundreds of contacts, enough for the solver to share each colour of
+/// contacts out over the threads.
+fn pyramid<const D: usize>(base: usize) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = world_with_gravity::<D>(-up::<D>() * G);
+    add_ground_box(&mut w, base as Real * 2.0);
+    let h = 0.5;
+    let depth = if D == 3 { base } else { 1 };
+    for row in 0..base {
+        let n = base - row;
+        for (i, k) in (0..n).flat_map(|i| (0..depth.min(n)).map(move |k| (i, k))) {
+            let mut p = Vector::<D>::zeros();
+            p[0] = (i as Real - 0.5 * (n - 1) as Real) * 2.02 * h;
+            p[1] = h + 2.02 * h * row as Real;
+            if D == 3 {
+                p[2] = (k as Real - 0.5 * (depth.min(n) - 1) as Real) * 2.02 * h;
+            }
+            add_box(&mut w, p, h, 0.6);
+        }
+    }
+    let mut p = Vector::<D>::zeros();
+    p[0] = -(base as Real);
+    p[1] = 1.0;
+    let ball = add_ball(&mut w, p, 0.4, 0.2);
+    let mut v = Vector::<D>::zeros();
+    v[0] = 8.0;
+    w.set_linear_velocity(ball, v).expect("live ball");
+    w
+}
+
+fn pyramid_hash<const D: usize>(base: usize, threads: usize) -> u64
+where
+    Space<D>: Dim<D>,
+{
+    in_pool(threads, || {
+        let mut w = pyramid::<D>(base);
+        run(&mut w, 1.0);
+        // Well over the solver's threshold for sharing a colour out (128 contacts).
+        assert!(
+            w.contact_count() > 400,
+            "D={D}: {} points",
+            w.contact_count()
+        );
+        w.state_hash()
+    })
+}
+
+#[test]
+fn pyramid_same_bits_with_one_two_and_four_threads_2d() {
+    let one = pyramid_hash::<2>(20, 1);
+    assert_eq!(one, pyramid_hash::<2>(20, 2));
+    assert_eq!(one, pyramid_hash::<2>(20, 4));
+}
+
+#[test]
+fn pyramid_same_bits_with_one_two_and_four_threads_3d() {
+    let one = pyramid_hash::<3>(6, 1);
+    assert_eq!(one, pyramid_hash::<3>(6, 2));
+    assert_eq!(one, pyramid_hash::<3>(6, 4));
+}

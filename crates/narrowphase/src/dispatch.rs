@@ -135,13 +135,15 @@ fn volume<const D: usize>(s: &dyn Sdf<D>) -> Real {
     s.bounds().volume()
 }
 
-/// The pair query for shapes `a` and `b` at their poses.
-pub(crate) fn pair<'a, const D: usize>(
+/// `f` of the pair query for shapes `a` and `b` at their poses (built on the stack: a step
+/// runs one per touching pair).
+pub(crate) fn with_pair<'a, const D: usize, T>(
     a: ShapeRef<'a, D>,
     pose_a: &Pose<D>,
     b: ShapeRef<'a, D>,
     pose_b: &Pose<D>,
-) -> Result<Box<dyn PairQuery<D> + 'a>, NarrowphaseError>
+    f: impl FnOnce(&dyn PairQuery<D>) -> T,
+) -> Result<T, NarrowphaseError>
 where
     Space<D>: Dim<D>,
 {
@@ -159,9 +161,9 @@ where
         (a, *pose_a, b, *pose_b)
     };
     let unsupported = NarrowphaseError::Unsupported { a: ka, b: kb };
-    let query: Box<dyn PairQuery<D> + 'a> = match (route, first, second) {
+    let answer = match (route, first, second) {
         (Route::BallSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => match s1.kind() {
-            ShapeKind::Ball { radius } => boxed(
+            ShapeKind::Ball { radius } => call(
                 BallSdf {
                     radius,
                     pose_ball: pose_first,
@@ -169,6 +171,7 @@ where
                     pose_sdf: pose_second,
                 },
                 flip,
+                f,
             ),
             _ => return Err(unsupported),
         },
@@ -176,7 +179,7 @@ where
             ShapeKind::Capsule {
                 half_height,
                 radius,
-            } => boxed(
+            } => call(
                 CapsuleSdf {
                     half_height,
                     radius,
@@ -185,6 +188,7 @@ where
                     pose_sdf: pose_second,
                 },
                 flip,
+                f,
             ),
             _ => return Err(unsupported),
         },
@@ -199,7 +203,7 @@ where
                         half_height: half_b,
                         radius: radius_b,
                     },
-                ) => boxed(
+                ) => call(
                     CapsuleCapsule {
                         half_a,
                         radius_a,
@@ -209,6 +213,7 @@ where
                         pose_b: pose_second,
                     },
                     flip,
+                    f,
                 ),
                 _ => return Err(unsupported),
             }
@@ -221,7 +226,7 @@ where
                         radius,
                     },
                     ShapeKind::Cuboid { half_extents },
-                ) => boxed(
+                ) => call(
                     CapsuleCuboid {
                         half_height,
                         radius,
@@ -230,12 +235,13 @@ where
                         pose_box: pose_second,
                     },
                     flip,
+                    f,
                 ),
                 _ => return Err(unsupported),
             }
         }
         (Route::HalfSpaceSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => match s1.kind() {
-            ShapeKind::HalfSpace { normal, offset } => boxed(
+            ShapeKind::HalfSpace { normal, offset } => call(
                 HalfSpaceSdf {
                     normal,
                     offset,
@@ -244,13 +250,14 @@ where
                     pose_sdf: pose_second,
                 },
                 flip,
+                f,
             ),
             _ => return Err(unsupported),
         },
         (Route::HalfSpaceCuboid, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => {
             match (s1.kind(), s2.kind()) {
                 (ShapeKind::HalfSpace { normal, offset }, ShapeKind::Cuboid { half_extents }) => {
-                    boxed(
+                    call(
                         HalfSpaceCuboid {
                             normal,
                             offset,
@@ -259,6 +266,7 @@ where
                             pose_box: pose_second,
                         },
                         flip,
+                        f,
                     )
                 }
                 _ => return Err(unsupported),
@@ -269,7 +277,7 @@ where
                 (
                     ShapeKind::Cuboid { half_extents: ha },
                     ShapeKind::Cuboid { half_extents: hb },
-                ) => boxed(
+                ) => call(
                     CuboidCuboid {
                         half_a: ha,
                         pose_a: pose_first,
@@ -279,11 +287,12 @@ where
                         b: s2,
                     },
                     flip,
+                    f,
                 ),
                 _ => return Err(unsupported),
             }
         }
-        (Route::SdfSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => boxed(
+        (Route::SdfSdf, ShapeRef::Sdf(s1), ShapeRef::Sdf(s2)) => call(
             SdfSdf {
                 a: s1,
                 pose_a: pose_first,
@@ -291,8 +300,9 @@ where
                 pose_b: pose_second,
             },
             flip,
+            f,
         ),
-        (Route::MeshSdf, ShapeRef::Points(m), ShapeRef::Sdf(s2)) => boxed(
+        (Route::MeshSdf, ShapeRef::Points(m), ShapeRef::Sdf(s2)) => call(
             MeshSdf {
                 mesh: m,
                 pose_mesh: pose_first,
@@ -300,17 +310,25 @@ where
                 pose_sdf: pose_second,
             },
             flip,
+            f,
         ),
         _ => return Err(unsupported),
     };
-    Ok(query)
+    Ok(answer)
 }
 
-fn boxed<'a, const D: usize, P: PairQuery<D> + 'a>(p: P, flip: bool) -> Box<dyn PairQuery<D> + 'a> {
+fn call<const D: usize, P: PairQuery<D>, T>(
+    p: P,
+    flip: bool,
+    f: impl FnOnce(&dyn PairQuery<D>) -> T,
+) -> T
+where
+    Space<D>: Dim<D>,
+{
     if flip {
-        Box::new(Flipped(p))
+        f(&Flipped(p))
     } else {
-        Box::new(p)
+        f(&p)
     }
 }
 

@@ -216,9 +216,8 @@ where
         (Some(x), None) | (None, Some(x)) => x,
         (None, None) => 1.0,
     };
-    let query = dispatch::pair(a, pose_a, b, pose_b)?;
     let mut ctx = Ctx::new(opts.resolve(size));
-    let answer = f(query.as_ref(), &mut ctx);
+    let answer = dispatch::with_pair(a, pose_a, b, pose_b, |query| f(query, &mut ctx))?;
     Ok((answer, ctx.stats()))
 }
 

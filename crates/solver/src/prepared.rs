@@ -18,7 +18,7 @@ use crate::body::SolverBody;
 use crate::contact::{ContactConstraint, StepContext, HEAVY_RATIO};
 use crate::softness::Softness;
 use crate::view::BodyView;
-use fathom_math::{AngVector, Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
+use fathom_math::{AngVector, Dim, ManifoldPoints, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use nalgebra::AbstractRotation;
 
 /// One contact as the passes see it; its points are `points` of the step's point list.
@@ -80,9 +80,39 @@ where
     /// The tangent plane's inverse effective mass `K` (1/kg) in the constraint's tangent
     /// basis, as `[K00, K11, K01]` (2D uses `K00` only).
     tangent_k: [Real; 3],
+    /// `1 / K00`, kg: in 2D the slip's effective mass (0 when nothing can move).
+    tangent_mass: Real,
     /// Normal approach speed at impact (negative approaching), m/s, for restitution: the
     /// speed at step start, carried across the gap under the bodies' own accelerations.
     relative_velocity: Real,
+}
+
+impl<const D: usize> PreparedPoint<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A point with everything zero, to be overwritten by [`Prepared::new`].
+    pub(crate) fn zero() -> Self {
+        let row = Row {
+            rows: [Space::<D>::ang_zero(); 2],
+            response: [Space::<D>::ang_zero(); 2],
+        };
+        Self {
+            normal_impulse: 0.0,
+            tangent_impulse: [0.0; 2],
+            total_normal_impulse: 0.0,
+            max_normal_impulse: 0.0,
+            local_r_a: Vector::zeros(),
+            local_r_b: Vector::zeros(),
+            base_separation: 0.0,
+            normal_mass: 0.0,
+            normal_row: row,
+            tangent_rows: [row; 2],
+            tangent_k: [0.0; 3],
+            tangent_mass: 0.0,
+            relative_velocity: 0.0,
+        }
+    }
 }
 
 /// The bodies' velocities copied out of the view, so two bodies can be updated together.
@@ -222,17 +252,13 @@ where
     z.map(|v| v / norm)
 }
 
-/// The impulse per unit slip that stops the slip `s` (tangent components, the first `count`
-/// used) when applied against it: `|s|² / (sᵀ K s)`, the effective mass along the slip, with
-/// `K` given as `[K00, K11, K01]`. 0 when there is no slip or nothing can move.
+/// The impulse per unit slip that stops the slip `s` (in the tangent plane's basis) when
+/// applied against it: `|s|² / (sᵀ K s)`, the effective mass along the slip, with `K` given as
+/// `[K00, K11, K01]`. 0 when there is no slip or nothing can move.
 #[inline]
-fn slip_step(k: &[Real; 3], s: &[Real; 2], count: usize) -> Real {
-    let ss: Real = s.iter().take(count).map(|x| x * x).sum();
-    let sks = if count == 1 {
-        k[0] * ss
-    } else {
-        k[0] * s[0] * s[0] + k[1] * s[1] * s[1] + 2.0 * k[2] * s[0] * s[1]
-    };
+fn slip_step(k: &[Real; 3], s: &[Real; 2]) -> Real {
+    let ss = s[0] * s[0] + s[1] * s[1];
+    let sks = k[0] * s[0] * s[0] + k[1] * s[1] * s[1] + 2.0 * k[2] * s[0] * s[1];
     if sks > 0.0 {
         ss / sks
     } else {
@@ -274,14 +300,14 @@ where
     const TANGENTS: usize = D - 1;
 
     /// Anchors, effective masses and approach speeds of `c` from the bodies at step start;
-    /// its points are appended to `points`. `gravity` (m/s², world) carries the approach speed
-    /// across a gap to the impact.
+    /// its points go to `slots` (one per point; the caller sets `first`). `gravity`
+    /// (m/s², world) carries the approach speed across a gap to the impact.
     pub(crate) fn new(
         c: &ContactConstraint<D>,
         bodies: &[SolverBody<D>],
         ctx: &StepContext,
         gravity: &Vector<D>,
-        points: &mut Vec<PreparedPoint<D>>,
+        slots: &mut [PreparedPoint<D>],
     ) -> Self {
         let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
         let n = c.normal;
@@ -299,8 +325,7 @@ where
         };
         let closing_accel = n.dot(&(b.free_acceleration(gravity) - a.free_acceleration(gravity)));
         let inv_mass = [a.inv_mass, b.inv_mass];
-        let first = points.len() as u32;
-        for p in &c.points {
+        for (p, slot) in c.points.iter().zip(slots) {
             let (r_a, r_b) = (p.anchor - a.center, p.anchor - b.center);
             let normal_row = Row::new(a, b, &r_a, &r_b, &n);
             let k = normal_row.inverse_mass(&normal_row, 1.0, &inv_mass);
@@ -310,7 +335,8 @@ where
                 Row::new(a, b, &r_a, &r_b, t1),
             ];
             let vn = n.dot(&(b.point_velocity(&r_b) - a.point_velocity(&r_a)));
-            points.push(PreparedPoint {
+            let k00 = rows[0].inverse_mass(&rows[0], 1.0, &inv_mass);
+            *slot = PreparedPoint {
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
                 total_normal_impulse: 0.0,
@@ -320,17 +346,17 @@ where
                 base_separation: p.separation - n.dot(&(r_b - r_a)),
                 normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
                 normal_row,
+                tangent_mass: if k00 > 0.0 { 1.0 / k00 } else { 0.0 },
                 tangent_k: [
-                    rows[0].inverse_mass(&rows[0], 1.0, &inv_mass),
+                    k00,
                     rows[1].inverse_mass(&rows[1], 1.0, &inv_mass),
                     rows[0].inverse_mass(&rows[1], t0.dot(t1), &inv_mass),
                 ],
                 tangent_rows: rows,
                 relative_velocity: impact_speed(vn, p.separation, closing_accel),
-            });
+            };
         }
-        let anchors: fathom_math::ManifoldPoints<Vector<D>> =
-            c.points.iter().map(|p| p.anchor).collect();
+        let anchors: ManifoldPoints<Vector<D>> = c.points.iter().map(|p| p.anchor).collect();
         Self {
             body_a: c.body_a,
             body_b: c.body_b,
@@ -343,7 +369,7 @@ where
             inv_mass,
             null: null_vector(&anchors, &tangents),
             passes: 1,
-            first,
+            first: 0,
             count: c.points.len() as u8,
         }
     }
@@ -462,32 +488,51 @@ where
     /// a box on a 3D slope slid up to 81% too fast, and spun.
     pub(crate) fn solve_friction(&self, points: &mut [PreparedPoint<D>], bodies: &BodyView<'_, D>) {
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
-        let tangents = self.tangents;
-        let count = Self::TANGENTS;
-        let inv_mass = self.inv_mass;
-        for p in points.iter_mut() {
-            let max_friction = self.friction * p.normal_impulse;
-            let mut slip = [0.0; 2];
-            for k in 0..count {
-                slip[k] = p.tangent_rows[k].speed(&pair, &tangents[k]);
-            }
-            let step = slip_step(&p.tangent_k, &slip, count);
-            let mut new = [0.0; 2];
-            for k in 0..count {
-                new[k] = p.tangent_impulse[k] - step * slip[k];
-            }
-            let len = new.iter().take(count).map(|x| x * x).sum::<Real>().sqrt();
-            if len > max_friction {
-                let scale = if len > 0.0 { max_friction / len } else { 0.0 };
-                new.iter_mut().for_each(|x| *x *= scale);
-            }
-            for k in 0..count {
-                let applied = new[k] - p.tangent_impulse[k];
-                p.tangent_rows[k].apply(&mut pair, &tangents[k], applied, &inv_mass);
-            }
-            p.tangent_impulse = new;
+        if Self::TANGENTS == 1 {
+            self.solve_friction_line(points, &mut pair);
+        } else {
+            self.solve_friction_plane(points, &mut pair);
         }
         pair.store(bodies, self.body_a, self.body_b);
+    }
+
+    /// Friction along the one tangent of 2D: the slip's effective mass is a constant and the
+    /// cone an interval, so no division or root is left in the pass.
+    fn solve_friction_line(&self, points: &mut [PreparedPoint<D>], pair: &mut Pair<D>) {
+        let t = &self.tangents[0];
+        for p in points.iter_mut() {
+            let max_friction = self.friction * p.normal_impulse;
+            let slip = p.tangent_rows[0].speed(pair, t);
+            let old = p.tangent_impulse[0];
+            let new = (old - p.tangent_mass * slip)
+                .max(-max_friction)
+                .min(max_friction);
+            p.tangent_rows[0].apply(pair, t, new - old, &self.inv_mass);
+            p.tangent_impulse[0] = new;
+        }
+    }
+
+    /// Friction in the tangent plane of 3D, along the slip (see [`Self::solve_friction`]).
+    fn solve_friction_plane(&self, points: &mut [PreparedPoint<D>], pair: &mut Pair<D>) {
+        let [t0, t1] = &self.tangents;
+        for p in points.iter_mut() {
+            let max_friction = self.friction * p.normal_impulse;
+            let slip = [
+                p.tangent_rows[0].speed(pair, t0),
+                p.tangent_rows[1].speed(pair, t1),
+            ];
+            let step = slip_step(&p.tangent_k, &slip);
+            let old = p.tangent_impulse;
+            let mut new = [old[0] - step * slip[0], old[1] - step * slip[1]];
+            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+            if len > max_friction {
+                let scale = if len > 0.0 { max_friction / len } else { 0.0 };
+                new = [new[0] * scale, new[1] * scale];
+            }
+            p.tangent_rows[0].apply(pair, t0, new[0] - old[0], &self.inv_mass);
+            p.tangent_rows[1].apply(pair, t1, new[1] - old[1], &self.inv_mass);
+            p.tangent_impulse = new;
+        }
     }
 
     /// The restitution pass: points that were approaching faster than the
@@ -563,9 +608,9 @@ mod tests {
         let c = ContactConstraint::new(0, 1, Vector3::y(), 0.5, 0.0, points);
         let bodies = vec![ground, cube];
         let ctx = SolverSettings::default().context(1.0 / 60.0);
-        let mut prepared = Vec::new();
-        let p = Prepared::new(&c, &bodies, &ctx, &Vector3::zeros(), &mut prepared);
-        (bodies, p, prepared)
+        let mut points = vec![PreparedPoint::zero(); 4];
+        let p = Prepared::new(&c, &bodies, &ctx, &Vector3::zeros(), &mut points);
+        (bodies, p, points)
     }
 
     #[test]

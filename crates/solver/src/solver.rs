@@ -41,6 +41,7 @@ use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
 use crate::view::BodyView;
 use fathom_math::{Dim, Real, Space, Vector};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The solver's tuning. Defaults follow Box2D v3, except for a contact damping ratio of 20
@@ -130,9 +131,10 @@ where
 /// Advances the bodies by `dt` seconds: the whole soft-step pipeline. The contacts' impulses
 /// are updated in place.
 ///
-/// A step with enough contacts to share out runs on one of rayon's threads: the passes hand
-/// a colour's halves to the other threads hundreds of times a step, which from a thread
-/// outside the pool would be a sleep and a wake each.
+/// A step with enough contacts or bodies to share out runs on one of rayon's threads: the
+/// passes hand a colour's halves (and the body stages their chunks) to the other threads
+/// hundreds of times a step, which from a thread outside the pool would be a sleep and a
+/// wake each.
 pub fn step<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverInput<'_, D>)
 where
     Space<D>: Dim<D>,
@@ -208,11 +210,36 @@ where
         ctx: &StepContext,
         gravity: &Vector<D>,
     ) -> Self {
-        let mut points = Vec::with_capacity(contacts.iter().map(|c| c.points.len()).sum());
-        let mut prepared: Vec<_> = schedule
-            .order()
-            .iter()
-            .map(|&i| Prepared::new(&contacts[i as usize], bodies, ctx, gravity, &mut points))
+        let order = schedule.order();
+        let mut firsts = Vec::with_capacity(order.len() + 1);
+        firsts.push(0);
+        for &i in order {
+            let last = firsts[firsts.len() - 1];
+            firsts.push(last + contacts[i as usize].points.len());
+        }
+        let mut points = vec![PreparedPoint::zero(); firsts[order.len()]];
+        // Tasks of PREPARE_TASK contacts, each with the points it fills.
+        let mut tasks = Vec::with_capacity(order.len().div_ceil(PREPARE_TASK));
+        let mut rest = points.as_mut_slice();
+        for start in (0..order.len()).step_by(PREPARE_TASK) {
+            let end = (start + PREPARE_TASK).min(order.len());
+            let (mine, after) = rest.split_at_mut(firsts[end] - firsts[start]);
+            tasks.push((start..end, mine));
+            rest = after;
+        }
+        let firsts = &firsts;
+        let mut prepared: Vec<_> = tasks
+            .into_par_iter()
+            .flat_map_iter(|(range, mine)| {
+                let base = firsts[range.start];
+                range.map(move |k| {
+                    let c = &contacts[order[k] as usize];
+                    let slots = &mut mine[firsts[k] - base..firsts[k + 1] - base];
+                    let mut p = Prepared::new(c, bodies, ctx, gravity, slots);
+                    p.first = firsts[k] as u32;
+                    p
+                })
+            })
             .collect();
         mass_ratio_passes(bodies, &mut prepared);
         Self {
@@ -239,13 +266,28 @@ pub fn freeze_non_finite<const D: usize>(bodies: &mut [SolverBody<D>]) -> usize
 where
     Space<D>: Dim<D>,
 {
-    let mut frozen = 0;
-    for b in bodies.iter_mut().filter(|b| !b.frozen && !b.is_finite()) {
-        b.freeze();
-        frozen += 1;
-    }
-    frozen
+    bodies
+        .par_iter_mut()
+        .with_min_len(BODY_TASK)
+        .map(|b| guard(b) as usize)
+        .sum()
 }
+
+/// Freezes `b` if its state stopped being finite; true when it did now. The body stages run
+/// it on each body they update, so a body is checked right after every stage that moves it.
+fn guard<const D: usize>(b: &mut SolverBody<D>) -> bool
+where
+    Space<D>: Dim<D>,
+{
+    let freeze = !b.frozen && !b.is_finite();
+    if freeze {
+        b.freeze();
+    }
+    freeze
+}
+
+/// Bodies per parallel task of the body stages.
+const BODY_TASK: usize = 512;
 
 /// Stage: per-step setup of the bodies (position deltas reset, world inertia) and of the
 /// joints.
@@ -256,14 +298,17 @@ fn prepare_bodies<const D: usize>(
 ) where
     Space<D>: Dim<D>,
 {
-    for b in bodies.iter_mut() {
+    bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.delta_position = Vector::zeros();
         b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
-    }
+    });
     for c in constraints.iter_mut() {
         c.prepare(bodies, ctx);
     }
 }
+
+/// Contacts per parallel task of the prepare stage.
+const PREPARE_TASK: usize = 128;
 
 /// Most passes a contact gets under a mass ratio.
 pub const MAX_PASSES: u8 = 8;
@@ -318,7 +363,7 @@ fn integrate_velocities<const D: usize>(
 {
     let h = ctx.h;
     let max_w = (settings.max_rotation_per_substep * ctx.inv_h).min(settings.max_angular_speed);
-    for b in bodies.iter_mut() {
+    bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.begin_substep();
         if b.motion == Motion::Dynamic {
             let accel = b.free_acceleration(gravity);
@@ -332,7 +377,8 @@ fn integrate_velocities<const D: usize>(
             b.angular_velocity = cap_norm(w, Space::<D>::ang_norm, max_w);
         }
         b.end_forces();
-    }
+        guard(b);
+    });
 }
 
 /// `v` scaled down to norm `max` when its norm is larger. A norm that overflows `f32`
@@ -441,14 +487,20 @@ fn integrate_positions<const D: usize>(bodies: &mut [SolverBody<D>], ctx: &StepC
 where
     Space<D>: Dim<D>,
 {
-    for b in bodies.iter_mut().filter(|b| b.motion != Motion::Static) {
+    bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
+        // The solve pass before this stage may have left the body non-finite.
+        guard(b);
+        if b.motion == Motion::Static {
+            return;
+        }
         let drift = b.drift_velocities();
         let dp = drift.linear * ctx.h;
         b.center += dp;
         b.delta_position += dp;
         b.rotation = Space::<D>::integrate_rotation(&b.rotation, &drift.angular, ctx.h);
         b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
-    }
+        guard(b);
+    });
 }
 
 /// Stage: restitution on every contact, after the last substep.

@@ -287,7 +287,7 @@ where
 }
 
 /// Bodies per parallel task of the body stages.
-const BODY_TASK: usize = 512;
+const BODY_TASK: usize = 1024;
 
 /// Stage: per-step setup of the bodies (position deltas reset, world inertia) and of the
 /// joints.

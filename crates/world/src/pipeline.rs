@@ -275,14 +275,18 @@ where
         found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
         index: &[usize],
     ) -> (Vec<ContactConstraint<D>>, Vec<(usize, usize)>) {
-        let mut constraints = Vec::new();
-        let mut owners = Vec::new();
+        let mut constraints = Vec::with_capacity(found.len());
+        let mut owners = Vec::with_capacity(found.len());
+        // Both the found pairs and the cache are in pair order: one walk finds each old pair.
+        let mut cache = self.contacts.iter().peekable();
         for (pi, (a, b, manifolds)) in found.iter().enumerate() {
             let (ca, cb) = (
                 &self.colliders.get(*a).expect("live"),
                 &self.colliders.get(*b).expect("live"),
             );
-            let old = self.cached_pair(*a, *b);
+            let key = (a.0.to_bits(), b.0.to_bits());
+            while cache.next_if(|p| p.key() < key).is_some() {}
+            let old = cache.peek().copied().filter(|p| p.key() == key);
             let friction = (ca.friction * cb.friction).sqrt();
             let restitution = ca.restitution.max(cb.restitution);
             let (ia, ib) = (
@@ -313,14 +317,6 @@ where
             }
         }
         (constraints, owners)
-    }
-
-    fn cached_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<&PairContacts<D>> {
-        let key = (a.0.to_bits(), b.0.to_bits());
-        self.contacts
-            .binary_search_by(|p| p.key().cmp(&key))
-            .ok()
-            .map(|i| &self.contacts[i])
     }
 
     /// Stage 6a: poses and velocities back into the bodies; forces are spent.

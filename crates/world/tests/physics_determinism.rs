@@ -102,14 +102,14 @@ where
 
 #[test]
 fn pyramid_same_bits_with_one_two_and_four_threads_2d() {
-    let one = pyramid_hash::<2>(20, 1);
-    assert_eq!(one, pyramid_hash::<2>(20, 2));
-    assert_eq!(one, pyramid_hash::<2>(20, 4));
+    let one = pyramid_hash::<2>(40, 1);
+    assert_eq!(one, pyramid_hash::<2>(40, 2));
+    assert_eq!(one, pyramid_hash::<2>(40, 4));
 }
 
 #[test]
 fn pyramid_same_bits_with_one_two_and_four_threads_3d() {
-    let one = pyramid_hash::<3>(6, 1);
-    assert_eq!(one, pyramid_hash::<3>(6, 2));
-    assert_eq!(one, pyramid_hash::<3>(6, 4));
+    let one = pyramid_hash::<3>(14, 1);
+    assert_eq!(one, pyramid_hash::<3>(14, 2));
+    assert_eq!(one, pyramid_hash::<3>(14, 4));
 }

@@ -93,7 +93,7 @@ where
             s.rocking
         );
         // The stack stands. The soft contacts give by about load / (m_light ω²) (see
-        // crates/solver/src/contact.rs, `prepare`): 6.9 cm per 1000 g at 60 Hz. Measured at
+        // crates/solver/src/prepared.rs, `Prepared::new`): 6.9 cm per 1000 g at 60 Hz. Measured at
         // 1:1000, the heavy box sits 8.6 cm (3D: 6.9 cm) into the light one. The centres
         // stay more than 1.5 half boxes apart (1 m with no give).
         assert!(

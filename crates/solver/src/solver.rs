@@ -139,9 +139,9 @@ pub fn step<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverIn
 where
     Space<D>: Dim<D>,
 {
-    if input.contacts.len() > crate::colour::PARALLEL_FROM
-        && rayon::current_thread_index().is_none()
-    {
+    let parallel =
+        input.contacts.len() > crate::colour::PARALLEL_FROM || input.bodies.len() > 2 * BODY_TASK;
+    if parallel && rayon::current_thread_index().is_none() {
         rayon::scope(|_| step_here(settings, dt, input));
     } else {
         step_here(settings, dt, input);
@@ -165,13 +165,12 @@ where
     let mut work = Work::prepare(bodies, contacts, &schedule, &ctx, &gravity);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
+        // The body stages guard each body they update (before and after in the position
+        // stage, so the biased solve is covered); the relax pass gets a guard stage.
         integrate_velocities(bodies, &gravity, settings, &ctx);
-        freeze_non_finite(bodies);
         warm_start(bodies, &mut work, constraints, &schedule, &ctx);
         solve(bodies, &mut work, constraints, &schedule, &ctx, true, sweep);
-        freeze_non_finite(bodies);
         integrate_positions(bodies, &ctx);
-        freeze_non_finite(bodies);
         solve(
             bodies,
             &mut work,

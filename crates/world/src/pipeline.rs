@@ -294,8 +294,10 @@ where
                 index[cb.body.0.index as usize],
             );
             for (mi, m) in manifolds.iter().enumerate() {
-                let tangents = Space::<D>::tangents(&m.normal);
-                let points = m.points.iter().map(|p| {
+                let mut c = ContactConstraint::new(ia, ib, m.normal, friction, restitution, []);
+                // The friction impulse is carried over as a vector, in this step's tangents.
+                let tangents = c.tangents;
+                c.points.extend(m.points.iter().map(|p| {
                     let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
                     match old.and_then(|o| o.warm_start(p.id)) {
                         Some((normal, friction)) => point.with_warm_start(
@@ -304,15 +306,8 @@ where
                         ),
                         None => point,
                     }
-                });
-                constraints.push(ContactConstraint::new(
-                    ia,
-                    ib,
-                    m.normal,
-                    friction,
-                    restitution,
-                    points,
-                ));
+                }));
+                constraints.push(c);
                 owners.push((pi, mi));
             }
         }

@@ -1,7 +1,7 @@
 //! World steps: Fathom against Rapier 0.36 on identical scenes, one thread and all cores.
 //!
 //! Both worlds are built from the same [`Scene`] descriptors (the shipped demo scenes of
-//! `fathom::demo_scenes`, and a pile of 1000 balls like `benches/world_step.rs`'s): the same
+//! `fathom_app::demo_scenes`, and a pile of 1000 balls like `benches/world_step.rs`'s): the same
 //! bodies, poses, shapes, densities and frictions, the same time step, gravity and substep count
 //! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
 //! measurement is of a scene in contact, then each criterion iteration is one more step, within
@@ -15,10 +15,10 @@
 //! Run: `cargo bench --bench rapier_step -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fathom::demo_scenes::demo_scene;
-use fathom::math::{Dim, Real, Space, Vector3};
-use fathom::world::{BodyDesc, BodyKind, ColliderDesc, Scene, Shape, World};
-use fathom::SceneFile;
+use fathom_app::demo_scenes::demo_scene;
+use fathom_app::SceneFile;
+use fathom_physics::math::{Dim, Real, Space, Vector3};
+use fathom_physics::world::{BodyDesc, BodyKind, ColliderDesc, Scene, Shape, World};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -39,7 +39,7 @@ fn primitive<const D: usize>(shape: &Shape<D>) -> Prim
 where
     Space<D>: Dim<D>,
 {
-    use fathom::sdf::{Sdf, ShapeKind};
+    use fathom_physics::sdf::{Sdf, ShapeKind};
     match (shape, shape.kind()) {
         (_, ShapeKind::Ball { radius }) => Prim::Ball(radius),
         (
@@ -61,7 +61,7 @@ macro_rules! rapier_world {
     ($name:ident, $rapier:ident, $d:literal, $ang:expr, $cuboid:expr) => {
         fn $name(scene: &Scene<$d>) -> $rapier::prelude::PhysicsWorld {
             use $rapier::prelude::*;
-            let vec = |v: &fathom::math::Vector<$d>| Vector::from_slice(v.as_slice());
+            let vec = |v: &fathom_physics::math::Vector<$d>| Vector::from_slice(v.as_slice());
             let mut w = PhysicsWorld::default();
             w.gravity = vec(&scene.gravity);
             w.integration_parameters.dt = scene.dt;
@@ -112,7 +112,7 @@ rapier_world!(
     rapier_3d,
     rapier3d,
     3,
-    |a: &fathom::math::Vector3| rapier3d::prelude::Vector::from_slice(a.as_slice()),
+    |a: &fathom_physics::math::Vector3| rapier3d::prelude::Vector::from_slice(a.as_slice()),
     |h: &[Real]| rapier3d::prelude::SharedShape::cuboid(h[0], h[1], h[2])
 );
 

@@ -2,8 +2,8 @@
 //! surface nets), in parallel with rayon: what issue 2 asks to take "seconds".
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fathom::sdf::{mesh_sdf, BakedGrid, Sdf, Shape3};
 use fathom_math::{Aabb, Vector3};
+use fathom_physics::sdf::{mesh_sdf, BakedGrid, Sdf, Shape3};
 use std::hint::black_box;
 
 /// Surface-net cell giving about 10k triangles on a torus of radii 0.8 and 0.3.

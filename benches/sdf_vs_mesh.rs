@@ -1,5 +1,5 @@
 //! SDF collision (Fathom) against triangle-mesh collision (parry) on the same shapes, with
-//! criterion. The cases are `fathom::compare`'s: six 3D pairs meshed at about 1k, 10k and 100k
+//! criterion. The cases are `fathom_app::compare`'s: six 3D pairs meshed at about 1k, 10k and 100k
 //! triangles per shape, and a 2D pair against parry2d polylines at 1k and 10k segments. Each
 //! case is timed for the query that matters at each placement: the intersection test and
 //! contacts at a shallow overlap, penetration at a deep one, and distance when separated.
@@ -9,7 +9,7 @@
 //! Run one pair: `cargo bench --bench sdf_vs_mesh -- tori_crossing`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fathom::compare::{build_cases, PairCase, Placement, Query};
+use fathom_app::compare::{build_cases, PairCase, Placement, Query};
 use std::hint::black_box;
 
 /// Triangles (2D: segments) per shape, by dimension.

@@ -3,10 +3,10 @@
 //! world step together.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fathom::math::Vector3;
-use fathom::vehicle::{Vehicle3, VehicleDesc, VehicleInputs};
-use fathom::vehicle_scene::driving_scene;
-use fathom::world::{BodyDesc, ColliderDesc, Shape, World3, WorldSettings};
+use fathom_app::vehicle_scene::driving_scene;
+use fathom_physics::math::Vector3;
+use fathom_physics::vehicle::{Vehicle3, VehicleDesc, VehicleInputs};
+use fathom_physics::world::{BodyDesc, ColliderDesc, Shape, World3, WorldSettings};
 use std::hint::black_box;
 
 fn flat() -> (World3, Vehicle3) {

@@ -9,10 +9,10 @@
 //! one is timed with sleeping off, so that it is timed awake.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fathom::demo_scenes::DEMO_SCENES;
-use fathom::math::{Dim, Real, Space, Vector};
-use fathom::world::{BodyDesc, ColliderDesc, Shape, World};
-use fathom::SceneFile;
+use fathom_app::demo_scenes::DEMO_SCENES;
+use fathom_app::SceneFile;
+use fathom_physics::math::{Dim, Real, Space, Vector};
+use fathom_physics::world::{BodyDesc, ColliderDesc, Shape, World};
 use std::hint::black_box;
 
 fn up<const D: usize>() -> Vector<D> {

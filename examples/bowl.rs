@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example bowl`
 
-use fathom::demo_scenes::bowl_3d;
+use fathom_app::demo_scenes::bowl_3d;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = bowl_3d().build()?;

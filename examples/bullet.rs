@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example bullet`
 
-use fathom::demo_scenes::{bullet_3d, WALL_X};
+use fathom_app::demo_scenes::{bullet_3d, WALL_X};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = bullet_3d().build()?;

@@ -4,8 +4,8 @@
 //!
 //! `cargo run --release --example chain`
 
-use fathom::demo_scenes::chain_3d;
-use fathom::math::Vector3;
+use fathom_app::demo_scenes::chain_3d;
+use fathom_physics::math::Vector3;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scene = chain_3d();

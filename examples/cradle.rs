@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example cradle`
 
-use fathom::demo_scenes::cradle_3d;
+use fathom_app::demo_scenes::cradle_3d;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scene = cradle_3d();

@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release --example csg_tower`
 
-use fathom::demo_scenes::csg_tower_3d;
+use fathom_app::demo_scenes::csg_tower_3d;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scene = csg_tower_3d();

@@ -3,8 +3,8 @@
 //!
 //! `cargo run --release --example dominoes`
 
-use fathom::demo_scenes::{dominoes_3d, DOMINOES};
-use fathom::math::Vector3;
+use fathom_app::demo_scenes::{dominoes_3d, DOMINOES};
+use fathom_physics::math::Vector3;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = dominoes_3d().build()?;

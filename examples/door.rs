@@ -4,8 +4,8 @@
 //!
 //! `cargo run --release --example door`
 
-use fathom::demo_scenes::{door_3d, DOOR_LIMIT};
-use fathom::math::Vector3;
+use fathom_app::demo_scenes::{door_3d, DOOR_LIMIT};
+use fathom_physics::math::Vector3;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scene = door_3d();

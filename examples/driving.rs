@@ -1,4 +1,4 @@
-//! Builds the driving scene in code (`fathom::vehicle_scene::driving_scene`:
+//! Builds the driving scene in code (`fathom_app::vehicle_scene::driving_scene`:
 //! SDF terrain with blended hills, a ramp, a bank and a bump field; boxes,
 //! barrels and a small stack; the car and its scripted inputs), writes it to
 //! `scenes/driving.ron`, and drives it for a few seconds to show the car's
@@ -7,7 +7,7 @@
 //! `cargo run --example driving` writes the file; `-- --check` only checks that
 //! the file matches the builder (exit status 1 when it does not).
 
-use fathom::vehicle_scene::{driving_scene, DrivingScene};
+use fathom_app::vehicle_scene::{driving_scene, DrivingScene};
 use std::path::Path;
 use std::process::ExitCode;
 

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example galton`
 
-use fathom::demo_scenes::{galton_2d, BIN_HEIGHT, GALTON_HALF_WIDTH};
+use fathom_app::demo_scenes::{galton_2d, BIN_HEIGHT, GALTON_HALF_WIDTH};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = galton_2d().build()?;

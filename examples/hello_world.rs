@@ -1,9 +1,9 @@
 //! The smallest Fathom program: a box dropped on the ground, in 3D, stepped
 //! for two seconds. `cargo run --example hello_world`.
 
-use fathom::math::Vector3;
-use fathom::sdf::Shape3;
-use fathom::world::{BodyDesc, ColliderDesc, World3};
+use fathom_physics::math::Vector3;
+use fathom_physics::sdf::Shape3;
+use fathom_physics::world::{BodyDesc, ColliderDesc, World3};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = World3::default();

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example mesh_shapes`
 
-use fathom::demo_scenes::{mesh_3d, MESH_ASSETS};
+use fathom_app::demo_scenes::{mesh_3d, MESH_ASSETS};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     for mesh in &MESH_ASSETS {

@@ -5,8 +5,8 @@
 //! on speed (and a target for `perf record`); the comparison with Rapier is
 //! `benches/rapier_step.rs`.
 
-use fathom::demo_scenes::demo_scene;
-use fathom::SceneFile;
+use fathom_app::demo_scenes::demo_scene;
+use fathom_app::SceneFile;
 use fathom_math::{Dim, Space};
 use fathom_world::World;
 

@@ -1,9 +1,9 @@
-//! Writes every shipped demo scene, built in code by `fathom::demo_scenes`,
+//! Writes every shipped demo scene, built in code by `fathom_app::demo_scenes`,
 //! to `scenes/<name>.ron`, and the distance grids baked from the shipped OBJ
 //! meshes to the grid files the mesh scene names. Run after changing a
 //! builder: `cargo run --example write_scenes`.
 
-use fathom::demo_scenes::{DEMO_SCENES, MESH_ASSETS};
+use fathom_app::demo_scenes::{DEMO_SCENES, MESH_ASSETS};
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,10 +1,8 @@
-//! Fathom: a 2D and 3D rigid-body physics engine whose collision detection is
-//! built on signed distance fields.
-//!
-//! This facade re-exports the workspace crates under one name, and holds what
-//! the `fathom` command line needs: scene files of either dimension
-//! ([`SceneFile`]), the shipped demo scenes ([`demo_scenes`]) and headless
-//! runs ([`headless`]).
+//! The `fathom` application: what the command line and the viewer need beyond the
+//! library (`fathom-physics`): scene files of either dimension ([`SceneFile`]), the
+//! shipped demo scenes ([`demo_scenes`]), headless runs ([`headless`]), the energy
+//! ledger ([`energy`]), the driving scene ([`vehicle_scene`]) and the SDF-versus-mesh
+//! comparison ([`compare`]).
 #![warn(missing_docs)]
 
 pub mod compare;
@@ -16,11 +14,7 @@ pub mod vehicle_scene;
 
 pub use scene_file::SceneFile;
 
-pub use fathom_broadphase as broadphase;
-pub use fathom_ccd as ccd;
-pub use fathom_math as math;
-pub use fathom_narrowphase as narrowphase;
-pub use fathom_sdf as sdf;
-pub use fathom_solver as solver;
-pub use fathom_vehicle as vehicle;
-pub use fathom_world as world;
+/// The README's library walkthrough, compiled and run as a doctest (`cargo test --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

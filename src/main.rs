@@ -2,9 +2,9 @@
 //! collision against triangle meshes.
 
 use clap::{Parser, Subcommand};
-use fathom::demo_scenes::{demo_scene, DEMO_SCENES};
-use fathom::headless::{run_scene, RunReport};
-use fathom::SceneFile;
+use fathom_app::demo_scenes::{demo_scene, DEMO_SCENES};
+use fathom_app::headless::{run_scene, RunReport};
+use fathom_app::SceneFile;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -164,7 +164,8 @@ fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
         .and_then(|s| s.to_str())
         .unwrap_or(DRIVING_SCENE);
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let scene = fathom::vehicle_scene::DrivingScene::from_ron_file(&path).map_err(|e| at(&e))?;
+    let scene =
+        fathom_app::vehicle_scene::DrivingScene::from_ron_file(&path).map_err(|e| at(&e))?;
     fathom_viewer::NamedScene::driving(name, scene.scene, scene.vehicle, scene.inputs)
         .map_err(|e| at(&e))
 }
@@ -314,7 +315,7 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
 fn driving_file(arg: &str) -> Option<PathBuf> {
     [PathBuf::from(arg), scenes_dir().join(format!("{arg}.ron"))]
         .into_iter()
-        .find(|p| p.is_file() && fathom::vehicle_scene::DrivingScene::is_driving_file(p))
+        .find(|p| p.is_file() && fathom_app::vehicle_scene::DrivingScene::is_driving_file(p))
 }
 
 /// Runs a driving scene with its scripted inputs; the JSON adds the vehicle's figures.
@@ -329,11 +330,11 @@ fn run_driving(
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("driving");
-    let scene = fathom::vehicle_scene::DrivingScene::from_ron_file(path)
+    let scene = fathom_app::vehicle_scene::DrivingScene::from_ron_file(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let report = pool
         .install(|| {
-            fathom::headless::run_driving(name, &scene, steps, &mut |i| bar.set_position(i))
+            fathom_app::headless::run_driving(name, &scene, steps, &mut |i| bar.set_position(i))
         })
         .map_err(|e| format!("{}: {e}", path.display()))?;
     bar.finish_and_clear();
@@ -351,11 +352,11 @@ fn run_driving(
 }
 
 fn compare(quick: bool, json: bool, plot: Option<&Path>) -> Result<(), String> {
-    let opts = fathom::compare::CompareOptions { quick };
+    let opts = fathom_app::compare::CompareOptions { quick };
     let mut progress = |line: &str| eprintln!("fathom compare: {line}");
-    let rows = fathom::compare::run(&opts, &mut progress).map_err(|e| e.to_string())?;
+    let rows = fathom_app::compare::run(&opts, &mut progress).map_err(|e| e.to_string())?;
     if let Some(path) = plot {
-        fathom::compare::draw_plot(&rows, path).map_err(|e| e.to_string())?;
+        fathom_app::compare::draw_plot(&rows, path).map_err(|e| e.to_string())?;
     }
     if json {
         println!(
@@ -363,7 +364,7 @@ fn compare(quick: bool, json: bool, plot: Option<&Path>) -> Result<(), String> {
             serde_json::to_string(&rows).map_err(|e| e.to_string())?
         );
     } else {
-        print!("{}", fathom::compare::markdown_table(&rows));
+        print!("{}", fathom_app::compare::markdown_table(&rows));
     }
     Ok(())
 }

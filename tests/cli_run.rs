@@ -2,8 +2,8 @@
 //! steps headless and prints one JSON object with finite values; bad input
 //! exits non-zero with an error that says where and what.
 
-use fathom::demo_scenes::DEMO_SCENES;
-use fathom::SceneFile;
+use fathom_app::demo_scenes::DEMO_SCENES;
+use fathom_app::SceneFile;
 use std::path::Path;
 use std::process::Command;
 

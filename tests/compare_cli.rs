@@ -3,7 +3,7 @@
 //! are not checked (they belong to benches), only the shape of the answer and the facts that do
 //! not depend on speed: the exact references and Fathom's answers on exact fields.
 
-use fathom::compare::{Placement, PAIRS_2D, PAIRS_3D};
+use fathom_app::compare::{Placement, PAIRS_2D, PAIRS_3D};
 use serde_json::Value;
 use std::process::Command;
 

@@ -7,7 +7,7 @@
 //!   never exceeds its initial value plus a bound on the work the mixer has put in;
 //! - bodies fall asleep and are woken again (the sleeping count changes both ways).
 //!
-//! **The mixer's work** is bounded by [`fathom::energy`]'s ledger: the mixer is
+//! **The mixer's work** is bounded by [`fathom_app::energy`]'s ledger: the mixer is
 //! kinematic, so it is the only source of energy besides gravity, whose potential is
 //! counted.
 //!
@@ -18,8 +18,8 @@
 //! The 100,000-step figures (`fathom run scenes/soak.ron --steps 100000 --json`) are in
 //! `docs/guarantees.md`.
 
-use fathom::energy::EnergyLedger;
-use fathom::SceneFile;
+use fathom_app::energy::EnergyLedger;
+use fathom_app::SceneFile;
 use fathom_math::{is_finite_vec, Dim, Space, Vector3};
 use fathom_world::{BodyKind, World3};
 

@@ -3,8 +3,8 @@
 //! field's path, a scripted run is reproducible, and the CLI's JSON carries the
 //! vehicle's speed and position.
 
-use fathom::vehicle::VehicleError;
-use fathom::vehicle_scene::{driving_scene, DrivingScene, DrivingSceneError};
+use fathom_app::vehicle_scene::{driving_scene, DrivingScene, DrivingSceneError};
+use fathom_physics::vehicle::VehicleError;
 use std::path::Path;
 use std::process::Command;
 

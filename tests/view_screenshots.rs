@@ -22,8 +22,8 @@
 //! fields for ball, capsule and box pairs); the whole test about 130 s. The
 //! runs go to one worker per core, slowest first.
 
-use fathom::demo_scenes::DEMO_SCENES;
-use fathom::vehicle_scene::DrivingScene;
+use fathom_app::demo_scenes::DEMO_SCENES;
+use fathom_app::vehicle_scene::DrivingScene;
 use fathom_viewer::framing::text_band;
 use fathom_viewer::palette::{hue_distance, Rgb};
 use fathom_viewer::stage::BodyBox;

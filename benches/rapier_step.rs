@@ -16,8 +16,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fathom_app::demo_scenes::demo_scene;
-use fathom_app::SceneFile;
 use fathom_physics::math::{Dim, Real, Space, Vector3};
+use fathom_physics::world::SceneFile;
 use fathom_physics::world::{BodyDesc, BodyKind, ColliderDesc, Scene, Shape, World};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -10,8 +10,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fathom_app::demo_scenes::DEMO_SCENES;
-use fathom_app::SceneFile;
 use fathom_physics::math::{Dim, Real, Space, Vector};
+use fathom_physics::world::SceneFile;
 use fathom_physics::world::{BodyDesc, ColliderDesc, Shape, World};
 use std::hint::black_box;
 

@@ -8,8 +8,8 @@
 //! `fathom run scenes/soak.ron --steps 100000 --json` (figures in the reliability report)
 //! and `tests/soak.rs` (2,000 steps, with the energy and finiteness checks).
 
-use fathom_app::SceneFile;
 use fathom_math::{Real, Vector3};
+use fathom_physics::world::SceneFile;
 use fathom_world::{
     BodyDesc, ColliderDesc, DistanceJoint, JointDesc, JointKind, Scene3, SceneJoint, Shape,
 };

@@ -6,8 +6,8 @@
 //! `benches/rapier_step.rs`.
 
 use fathom_app::demo_scenes::demo_scene;
-use fathom_app::SceneFile;
 use fathom_math::{Dim, Space};
+use fathom_physics::world::SceneFile;
 use fathom_world::World;
 
 fn measure<const D: usize>(name: &str, mut w: World<D>, warm: usize, n: usize)

@@ -15,9 +15,9 @@ pub use motion::{
 };
 pub use shapes::{bowl_3d, csg_tower_3d, mesh_3d, MeshAsset, MESH_ASSETS, MESH_RESOLUTION};
 
-use crate::SceneFile;
 use fathom_math::{Dim, Pose3, Real, Space, Vector, Vector2, Vector3};
 use fathom_sdf::Shape3;
+use fathom_world::SceneFile;
 use fathom_world::{BodyDesc, ColliderDesc, Scene, Shape};
 
 /// A named scene builder.

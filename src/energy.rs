@@ -9,10 +9,12 @@
 //! the whole step plus the friction impulse, which the contact cache keeps per
 //! substep, times the substep count). The ledger sums that bound and records
 //! by how much the energy ever exceeded `E0 + W`: a positive excess is energy
-//! the solver invented. Joint motors are a source too, and are not counted.
+//! the solver invented. Joint motors and forces the game applies (a vehicle's
+//! engine) are sources too; the ledger does not count them, and says so
+//! (`uncounted`) instead of calling the rise an excess.
 
 use fathom_math::{Dim, Real, Space};
-use fathom_world::{BodyKind, World};
+use fathom_world::{BodyKind, JointKind, World};
 use serde::Serialize;
 
 /// Kinetic plus gravitational potential energy of the dynamic bodies, joules
@@ -60,7 +62,7 @@ where
 }
 
 /// What the ledger saw over a run (part of `fathom run --json`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EnergyReport {
     /// Mechanical energy before the first step, joules.
     pub start: f64,
@@ -68,32 +70,50 @@ pub struct EnergyReport {
     pub max: f64,
     /// The bound on the work kinematic bodies put in over the run, joules.
     pub kinematic_work: f64,
-    /// The most the energy ever exceeded `start + kinematic_work` (so far), joules;
-    /// zero or negative when the run never invented energy.
-    pub max_excess: f64,
+    /// The most the energy ever rose above `start + kinematic_work` (so far), joules.
+    pub max_rise: f64,
+    /// `max_rise` when every source of work is counted: zero or negative when the run
+    /// never invented energy. `None` (JSON `null`) when `uncounted` names a source, whose
+    /// work may rightly raise the energy.
+    pub max_excess: Option<f64>,
+    /// Work the ledger cannot count: `"joint motors"`, `"vehicle engine and brakes"`.
+    pub uncounted: Vec<&'static str>,
 }
 
 /// Tracks [`EnergyReport`] step by step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EnergyLedger {
     report: EnergyReport,
 }
 
 impl EnergyLedger {
-    /// Starts the ledger on the world before its first step.
+    /// Starts the ledger on the world before its first step. Joint motors' work is not
+    /// counted; a world with a motor says so in [`EnergyReport::uncounted`].
     pub fn new<const D: usize>(w: &World<D>) -> Self
     where
         Space<D>: Dim<D>,
     {
         let e = mechanical_energy(w);
+        let mut uncounted = Vec::new();
+        if w.joints().any(|(_, j)| has_motor(&j.desc().kind)) {
+            uncounted.push("joint motors");
+        }
         Self {
             report: EnergyReport {
                 start: e,
                 max: e,
                 kinematic_work: 0.0,
-                max_excess: Real::NEG_INFINITY.into(),
+                max_rise: Real::NEG_INFINITY.into(),
+                max_excess: None,
+                uncounted,
             },
         }
+    }
+
+    /// Names work the ledger cannot see (a vehicle's engine, applied through forces).
+    pub fn uncounted(mut self, source: &'static str) -> Self {
+        self.report.uncounted.push(source);
+        self
     }
 
     /// Records the world after a step.
@@ -105,15 +125,27 @@ impl EnergyLedger {
         r.kinematic_work += kinematic_work_bound(w);
         let e = mechanical_energy(w);
         r.max = r.max.max(e);
-        r.max_excess = r.max_excess.max(e - r.start - r.kinematic_work);
+        r.max_rise = r.max_rise.max(e - r.start - r.kinematic_work);
     }
 
     /// The figures so far.
     pub fn report(&self) -> EnergyReport {
-        let mut r = self.report;
-        if r.max_excess == f64::NEG_INFINITY {
-            r.max_excess = 0.0; // no step recorded
+        let mut r = self.report.clone();
+        if r.max_rise == f64::NEG_INFINITY {
+            r.max_rise = 0.0; // no step recorded
         }
+        r.max_excess = r.uncounted.is_empty().then_some(r.max_rise);
         r
+    }
+}
+
+fn has_motor<const D: usize>(kind: &JointKind<D>) -> bool
+where
+    Space<D>: Dim<D>,
+{
+    match kind {
+        JointKind::Revolute(j) => j.motor.is_some(),
+        JointKind::Prismatic(j) => j.motor.is_some(),
+        _ => false,
     }
 }

@@ -6,8 +6,8 @@
 //! for bit-identity.
 
 use crate::energy::{EnergyLedger, EnergyReport};
-use crate::SceneFile;
 use fathom_math::{Dim, Space};
+use fathom_world::SceneFile;
 use fathom_world::{Scene, SceneError, World};
 use serde::Serialize;
 use std::time::Instant;
@@ -27,6 +27,12 @@ pub struct RunReport {
     pub contacts: usize,
     /// Median wall-clock time of one step, milliseconds.
     pub ms_per_step: f64,
+    /// Median over the steps that began with an awake body, milliseconds (`None` when
+    /// every step was asleep): a sleeping scene costs almost nothing, which the overall
+    /// median mixes in.
+    pub ms_per_awake_step: Option<f64>,
+    /// Steps that began with an awake body.
+    pub awake_steps: u64,
     /// Deepest penetration among the final contacts, metres (0 when none).
     pub max_penetration: f32,
     /// Kinetic energy at the end, joules.
@@ -72,20 +78,21 @@ where
     let mut ledger = EnergyLedger::new(&world);
     let mut times = StepTimes::default();
     for i in 0..steps {
+        let awake = world.awake_body_count() > 0;
         let start = Instant::now();
         world.step();
-        times.record(start.elapsed().as_secs_f64() * 1e3);
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake);
         ledger.record(&world);
         progress(i + 1);
     }
-    Ok(report(name, &world, steps, times.median(), &ledger))
+    Ok(report(name, &world, steps, &times, &ledger))
 }
 
 fn report<const D: usize>(
     name: &str,
     world: &World<D>,
     steps: u64,
-    ms: f64,
+    times: &StepTimes,
     ledger: &EnergyLedger,
 ) -> RunReport
 where
@@ -97,7 +104,9 @@ where
         steps,
         bodies: world.body_count(),
         contacts: world.contact_count(),
-        ms_per_step: ms,
+        ms_per_step: times.all.median(),
+        ms_per_awake_step: (times.awake.total > 0).then(|| times.awake.median()),
+        awake_steps: times.awake.total,
         max_penetration: world.max_penetration(),
         kinetic_energy: world.kinetic_energy(),
         state_hash: world.state_hash(),
@@ -146,12 +155,13 @@ pub fn run_driving(
     progress: &mut dyn FnMut(u64),
 ) -> Result<DrivingReport, crate::vehicle_scene::DrivingSceneError> {
     let mut run = scene.build()?;
-    let mut ledger = EnergyLedger::new(&run.world);
+    let mut ledger = EnergyLedger::new(&run.world).uncounted("vehicle engine and brakes");
     let mut times = StepTimes::default();
     for i in 0..steps {
+        let awake = run.world.awake_body_count() > 0;
         let start = Instant::now();
         run.step()?;
-        times.record(start.elapsed().as_secs_f64() * 1e3);
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake);
         ledger.record(&run.world);
         progress(i + 1);
     }
@@ -167,7 +177,7 @@ pub fn run_driving(
         wheels_in_contact: run.vehicle.wheels().iter().filter(|w| w.in_contact).count(),
     };
     Ok(DrivingReport {
-        run: report(name, &run.world, steps, times.median(), &ledger),
+        run: report(name, &run.world, steps, &times, &ledger),
         vehicle,
     })
 }
@@ -175,12 +185,28 @@ pub fn run_driving(
 /// Step times in fixed memory: a histogram of logarithmic bins 0.5% wide from 0.1 µs to
 /// 100 s. A soak of 100,000 steps must show flat memory, and a list of every step's time
 /// grew by 8 bytes a step (800 KB, 5% of the soak's resident memory).
-struct StepTimes {
+struct Histogram {
     counts: Vec<u64>,
     total: u64,
 }
 
+/// Every step's time, and the awake steps' apart.
+#[derive(Default)]
+struct StepTimes {
+    all: Histogram,
+    awake: Histogram,
+}
+
 impl StepTimes {
+    fn record(&mut self, ms: f64, awake: bool) {
+        self.all.record(ms);
+        if awake {
+            self.awake.record(ms);
+        }
+    }
+}
+
+impl Histogram {
     /// Smallest time binned, ms; anything faster lands in the first bin.
     const FLOOR_MS: f64 = 1e-4;
     /// Ratio between neighbouring bin edges.
@@ -217,7 +243,7 @@ impl StepTimes {
     }
 }
 
-impl Default for StepTimes {
+impl Default for Histogram {
     fn default() -> Self {
         Self {
             counts: vec![0; Self::BINS],
@@ -233,10 +259,10 @@ fn hex_u64<S: serde::Serializer>(x: &u64, s: S) -> Result<S::Ok, S::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::StepTimes;
+    use super::Histogram;
 
     fn median_of(xs: &[f64]) -> f64 {
-        let mut t = StepTimes::default();
+        let mut t = Histogram::default();
         xs.iter().for_each(|&x| t.record(x));
         t.median()
     }

@@ -1,18 +1,16 @@
 //! The `fathom` application: what the command line and the viewer need beyond the
-//! library (`fathom-physics`): scene files of either dimension ([`SceneFile`]), the
+//! library (`fathom-physics`): the
 //! shipped demo scenes ([`demo_scenes`]), headless runs ([`headless`]), the energy
-//! ledger ([`energy`]), the driving scene ([`vehicle_scene`]) and the SDF-versus-mesh
+//! ledger ([`energy`]), the driving scene ([`vehicle_scene`], driven in the viewer by [`drive`]) and the SDF-versus-mesh
 //! comparison ([`compare`]).
 #![warn(missing_docs)]
 
 pub mod compare;
 pub mod demo_scenes;
+pub mod drive;
 pub mod energy;
 pub mod headless;
-mod scene_file;
 pub mod vehicle_scene;
-
-pub use scene_file::SceneFile;
 
 /// The README's library walkthrough, compiled and run as a doctest (`cargo test --doc`).
 #[cfg(doctest)]

@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use fathom_app::demo_scenes::{demo_scene, DEMO_SCENES};
 use fathom_app::headless::{run_scene, RunReport};
-use fathom_app::SceneFile;
+use fathom_physics::world::SceneFile;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,11 +41,11 @@ enum Command {
         /// A scene file, or the name of a shipped scene (default: the first 3D pyramid).
         scene: Option<String>,
         /// Step this many frames, render the last one offscreen to this PNG and exit.
-        #[arg(long)]
+        #[arg(long, value_name = "FILE.png", value_parser = png_path)]
         screenshot: Option<PathBuf>,
-        /// Frames to step before the screenshot.
-        #[arg(long, default_value_t = 120)]
-        frames: u32,
+        /// With --screenshot: frames to step before the picture (default 120).
+        #[arg(long, requires = "screenshot")]
+        frames: Option<u32>,
         /// With --screenshot: also write where each body (with a bounded shape) is in the
         /// picture, as JSON: its pixel box, colour and whether it is dynamic.
         #[arg(long, value_name = "FILE.json", requires = "screenshot")]
@@ -65,6 +65,57 @@ enum Command {
         #[arg(long, value_name = "FILE.png")]
         plot: Option<PathBuf>,
     },
+}
+
+/// A `--screenshot` path: the picture is always PNG, so the name must say so.
+fn png_path(arg: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(arg);
+    let png = path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("png"));
+    if png {
+        Ok(path)
+    } else {
+        Err(format!(
+            "`{arg}` is not a .png file name: screenshots are written as PNG"
+        ))
+    }
+}
+
+/// Mesa's EGL probes Wayland and prints "error: XDG_RUNTIME_DIR is invalid or not set"
+/// when the variable names no private folder, on every run, even under X or offscreen.
+/// Pointing it at a fresh private folder (mode 0700, as the XDG spec asks) keeps that
+/// noise out of the output; a valid value is left alone.
+/// The folder is removed when the returned guard drops.
+fn quiet_runtime_dir() -> Option<RuntimeDir> {
+    let valid = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| Path::new(&d).is_dir());
+    if valid {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("fathom-runtime-{}", std::process::id()));
+    private_dir(&dir).ok()?;
+    std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    Some(RuntimeDir(dir))
+}
+
+/// A runtime folder made by [`quiet_runtime_dir`], removed on drop.
+struct RuntimeDir(PathBuf);
+
+impl Drop for RuntimeDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(unix)]
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().mode(0o700).create(dir)
+}
+
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
 }
 
 /// The scene `fathom` runs when given no command.
@@ -92,7 +143,7 @@ fn main() -> ExitCode {
         }) => {
             let shot = screenshot.map(|png| Shot {
                 png,
-                frames,
+                frames: frames.unwrap_or(120),
                 layout,
             });
             view(scene.as_deref().unwrap_or(DEFAULT_SCENE), shot)
@@ -124,6 +175,7 @@ struct Shot {
 /// Opens the viewer on `arg`, renders a screenshot, or (without a display)
 /// says so in one line and runs the scene headless instead.
 fn view(arg: &str, shot: Option<Shot>) -> Result<(), String> {
+    let _runtime = quiet_runtime_dir();
     let named = view_scene(arg)?;
     if let Some(shot) = shot {
         let capture =
@@ -166,8 +218,7 @@ fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let scene =
         fathom_app::vehicle_scene::DrivingScene::from_ron_file(&path).map_err(|e| at(&e))?;
-    fathom_viewer::NamedScene::driving(name, scene.scene, scene.vehicle, scene.inputs)
-        .map_err(|e| at(&e))
+    fathom_app::drive::driving_view(name, scene).map_err(|e| at(&e))
 }
 
 /// The shipped scenes in the order the window switches through them: the demo scenes,
@@ -375,14 +426,29 @@ fn print_summary(r: &RunReport) {
     println!("bodies           {}", r.bodies);
     println!("contacts         {}", r.contacts);
     println!("ms per step      {:.3} (median)", r.ms_per_step);
+    match r.ms_per_awake_step {
+        Some(ms) => println!(
+            "ms awake step    {ms:.3} (median of {} awake steps)",
+            r.awake_steps
+        ),
+        None => println!("ms awake step    - (every step was asleep)"),
+    }
     println!("max penetration  {:.5} m", r.max_penetration);
     println!("kinetic energy   {:.4} J", r.kinetic_energy);
     println!("state hash       {:016x}", r.state_hash);
     println!("frozen bodies    {}", r.frozen_bodies);
     let e = &r.energy;
+    let rise = match e.max_excess {
+        Some(x) => format!("max excess {x:.3} J"),
+        None => format!(
+            "max rise {:.3} J ({} not counted)",
+            e.max_rise,
+            e.uncounted.join(", ")
+        ),
+    };
     println!(
-        "energy           start {:.1} J, max {:.1} J, kinematic work <= {:.1} J, max excess {:.3} J",
-        e.start, e.max, e.kinematic_work, e.max_excess
+        "energy           start {:.1} J, max {:.1} J, kinematic work <= {:.1} J, {rise}",
+        e.start, e.max, e.kinematic_work
     );
     if let Some(kib) = r.peak_resident_kib {
         println!("peak memory      {:.1} MiB", kib as f64 / 1024.0);

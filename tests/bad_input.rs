@@ -28,7 +28,7 @@
 //! - scene queries: `cast_ray`, `cast_ray_all`, `cast_sphere`, `cast_shape`,
 //!   `colliders_containing_point`, `nearest_collider`, `colliders_in_box`;
 //! - scenes: `Scene::from_ron_str`, `Scene::from_ron_file`, `Scene::validate`,
-//!   `Scene::build`, `fathom_app::SceneFile::from_ron_str` and `from_ron_file` (wrong types,
+//!   `Scene::build`, `fathom_physics::world::SceneFile::from_ron_str` and `from_ron_file` (wrong types,
 //!   missing and unknown fields, unknown shape kinds, truncated text, bad values by path,
 //!   joint indices);
 //! - snapshots: `World::restore`, `World::from_snapshot`, `World::restore_ron`,
@@ -41,11 +41,11 @@
 //! - broadphase: `Broadphase::{insert, insert_many, update, remove, overlapping,
 //!   containing, cast_ray, cast_sphere}`.
 
-use fathom_app::SceneFile;
 use fathom_broadphase::{Broadphase, BroadphaseError, ProxyKind, QueryControl};
 use fathom_ccd::{CastOptions, CastShape, CcdError, Motion, ToiOptions};
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2, Vector3};
 use fathom_narrowphase::{ContactOptions, NarrowphaseError};
+use fathom_physics::world::SceneFile;
 use fathom_sdf::{BakedGrid, Sdf, SdfError, Shape, TriMesh};
 use fathom_world::{
     BodyDesc, BodyHandle, ColliderDesc, ColliderHandle, JointDesc, JointKind, QueryError,

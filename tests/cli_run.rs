@@ -3,7 +3,7 @@
 //! exits non-zero with an error that says where and what.
 
 use fathom_app::demo_scenes::DEMO_SCENES;
-use fathom_app::SceneFile;
+use fathom_physics::world::SceneFile;
 use std::path::Path;
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! The README's hand-written scene file loads and behaves as it says: the ball
 //! bounces and comes to rest on the ground, the CSG box lands beside it.
 
-use fathom_app::SceneFile;
+use fathom_physics::world::SceneFile;
 
 fn readme_ron_block() -> String {
     let readme = include_str!("../README.md");

@@ -78,7 +78,7 @@ fn scene_file(name: &str) -> PathBuf {
 fn view_scene(name: &str) -> NamedScene {
     if name == DRIVING {
         let d = DrivingScene::from_ron_file(scene_file(name)).unwrap();
-        return NamedScene::driving(name, d.scene, d.vehicle, d.inputs).unwrap();
+        return fathom_app::drive::driving_view(name, d).unwrap();
     }
     load_scene(scene_file(name)).unwrap()
 }

@@ -26,16 +26,6 @@ pub enum ViewerError {
         #[source]
         source: SceneError,
     },
-    /// A shape's external file (a baked grid) could not be loaded.
-    #[error("scene file {path}: {field}: {message}")]
-    ShapeFile {
-        /// The scene file.
-        path: PathBuf,
-        /// The collider whose shape failed, e.g. `bodies[2].colliders[0].shape`.
-        field: String,
-        /// What went wrong.
-        message: String,
-    },
     /// No scene has this name.
     #[error("unknown scene `{name}`; available scenes: {available}")]
     UnknownScene {
@@ -50,10 +40,10 @@ pub enum ViewerError {
     /// The world refused a change the viewer made (for example a fired ball).
     #[error("world: {0}")]
     World(#[from] WorldError),
-    /// A vehicle driven in the viewer is invalid or could not step (the error names the
-    /// field's path, e.g. `vehicle.wheels[2].radius`).
-    #[error("vehicle: {0}")]
-    Vehicle(#[from] fathom_vehicle::VehicleError),
+    /// A scene's controller refused its description or could not step (a vehicle's error
+    /// names the field's path, e.g. `vehicle.wheels[2].radius`).
+    #[error("{0}")]
+    Controller(Box<dyn std::error::Error + Send + Sync>),
     /// A scene's controller is for the other dimension.
     #[error("scene `{name}` is {scene}D but its controller is {controller}D")]
     ControllerDimension {

@@ -14,8 +14,8 @@
 //! - [`Controller`]: a hook for scenes driven by more than the world (a
 //!   [`NamedScene`] may carry one): it gets the driving keys and the world
 //!   before each step, may name a body for a chase camera to follow, draws
-//!   parts that are not colliders and adds on-screen text.
-//!   [`VehicleController`] drives a fathom-vehicle car with it.
+//!   parts that are not colliders and adds on-screen text (the `fathom`
+//!   application drives its car this way; the viewer knows no vehicle).
 //!
 //! The pieces: [`sim`] drives a world from a scene (pause, step, reset, time
 //! scale, fire a ball); [`view2d`] and [`view3d`] keep a kiss3d scene graph in
@@ -34,7 +34,6 @@ pub mod batches;
 pub mod controller;
 pub mod demo;
 mod device;
-pub mod drive;
 mod error;
 pub mod fill2d;
 pub mod framing;
@@ -52,9 +51,8 @@ pub mod view3d;
 pub use app::{run_windowed, run_windowed_with, WindowOptions};
 pub use controller::{Controller, DriveKeys, Follow, Part, SceneController};
 pub use device::{display_available, probe_adapter};
-pub use drive::VehicleController;
 pub use error::ViewerError;
 pub use offscreen::{
     body_layout, render_offscreen, screenshot, screenshot_with, Capture, OffscreenOptions, RgbImage,
 };
-pub use scenes::{find_scene, load_scene, load_scene_dir, AnyScene, NamedScene};
+pub use scenes::{find_scene, load_scene, load_scene_dir, NamedScene};

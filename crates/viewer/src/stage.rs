@@ -8,12 +8,13 @@ use crate::error::ViewerError;
 use crate::input::{Command, Overlays};
 use crate::overlay::hud_lines;
 use crate::palette::BACKGROUND;
-use crate::scenes::{AnyScene, NamedScene};
+use crate::scenes::NamedScene;
 use crate::sim::{SimStats, Simulation};
 use crate::view2d::View2;
 use crate::view3d::View3;
 use fathom_math::{Aabb, Dim, Real, Space, Vector};
 use fathom_world::BodyHandle;
+use fathom_world::SceneFile;
 use glamx::Vec2;
 use kiss3d::text::Font;
 use kiss3d::window::Window;
@@ -45,17 +46,17 @@ pub(crate) enum AnySimulation {
 /// dimension is [`ViewerError::ControllerDimension`].
 pub(crate) fn simulate(scene: &NamedScene) -> Result<AnySimulation, ViewerError> {
     let built = match (&scene.scene, &scene.controller) {
-        (AnyScene::Two(s), None) => Simulation::new(s.clone()).map(AnySimulation::Two),
-        (AnyScene::Two(s), Some(SceneController::Two(c))) => {
+        (SceneFile::Scene2D(s), None) => Simulation::new(s.clone()).map(AnySimulation::Two),
+        (SceneFile::Scene2D(s), Some(SceneController::Two(c))) => {
             Simulation::with_controller(s.clone(), Some(c.clone_box())).map(AnySimulation::Two)
         }
-        (AnyScene::Three(s), None) => Simulation::new(s.clone()).map(AnySimulation::Three),
-        (AnyScene::Three(s), Some(SceneController::Three(c))) => {
+        (SceneFile::Scene3D(s), None) => Simulation::new(s.clone()).map(AnySimulation::Three),
+        (SceneFile::Scene3D(s), Some(SceneController::Three(c))) => {
             Simulation::with_controller(s.clone(), Some(c.clone_box())).map(AnySimulation::Three)
         }
         (scene_dim, Some(c)) => Err(ViewerError::ControllerDimension {
             name: scene.name.clone(),
-            scene: scene_dim.dim(),
+            scene: scene_dim.dimension(),
             controller: c.dim(),
         }),
     };

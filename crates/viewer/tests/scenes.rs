@@ -3,8 +3,8 @@
 //! No graphics needed.
 
 use fathom_viewer::demo::{peg_board, pyramid};
-use fathom_viewer::{find_scene, load_scene, load_scene_dir, AnyScene, ViewerError};
-use fathom_world::{Scene3, SceneError};
+use fathom_viewer::{find_scene, load_scene, load_scene_dir, ViewerError};
+use fathom_world::{Scene3, SceneError, SceneFile};
 use std::path::PathBuf;
 
 /// A fresh empty folder under the system temp dir.
@@ -34,8 +34,8 @@ fn a_folder_of_2d_and_3d_scenes_loads_sorted_with_dimensions() {
     let scenes = load_scene_dir(&dir).unwrap();
     let names: Vec<&str> = scenes.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["a_pyramid", "b_pegs"]);
-    assert_eq!(scenes[0].scene, AnyScene::Three(pyramid::<3>(3, 0.5)));
-    assert_eq!(scenes[1].scene, AnyScene::Two(peg_board()));
+    assert_eq!(scenes[0].scene, SceneFile::Scene3D(pyramid::<3>(3, 0.5)));
+    assert_eq!(scenes[1].scene, SceneFile::Scene2D(peg_board()));
     assert_eq!(find_scene(&scenes, "b_pegs").unwrap(), 1);
     assert_eq!(find_scene(&scenes, "A_PYRAMID").unwrap(), 0);
     match find_scene(&scenes, "tower") {
@@ -95,8 +95,8 @@ fn bad_values_and_missing_files_are_typed_errors() {
 #[test]
 fn wrapped_scene_files_round_trip_and_report_errors_inside() {
     let scenes = [
-        AnyScene::Two(peg_board()),
-        AnyScene::Three(pyramid::<3>(2, 0.5)),
+        SceneFile::Scene2D(peg_board()),
+        SceneFile::Scene3D(pyramid::<3>(2, 0.5)),
     ];
     for s in &scenes {
         let text = s.to_ron_string().unwrap();
@@ -105,16 +105,16 @@ fn wrapped_scene_files_round_trip_and_report_errors_inside() {
             "{}",
             &text[..60]
         );
-        assert_eq!(&AnyScene::from_ron_str(&text, false).unwrap(), s);
+        assert_eq!(&SceneFile::from_ron_str(&text).unwrap(), s);
     }
     // Without the extension line and after a comment, the wrapper still reads.
-    match AnyScene::from_ron_str("// a comment\nScene3D(dt: 0.02)", false) {
-        Ok(AnyScene::Three(s)) => assert_eq!(s.dt, 0.02),
+    match SceneFile::from_ron_str("// a comment\nScene3D(dt: 0.02)") {
+        Ok(SceneFile::Scene3D(s)) => assert_eq!(s.dt, 0.02),
         other => panic!("{other:?}"),
     }
     // An error inside a wrapped scene points into it (line 3 here).
     let bad = "#![enable(unwrap_variant_newtypes)]\nScene2D(\n    dt: true,\n)\n";
-    match AnyScene::from_ron_str(bad, false) {
+    match SceneFile::from_ron_str(bad) {
         Err(SceneError::Parse { line, .. }) => assert_eq!(line, 3),
         other => panic!("{other:?}"),
     }
@@ -124,12 +124,26 @@ fn wrapped_scene_files_round_trip_and_report_errors_inside() {
 fn dimension_is_read_from_the_text() {
     let three = pyramid::<3>(2, 0.5).to_ron_string().unwrap();
     let two = pyramid::<2>(2, 0.5).to_ron_string().unwrap();
-    assert_eq!(AnyScene::from_ron_str(&three, false).unwrap().dim(), 3);
-    assert_eq!(AnyScene::from_ron_str(&two, false).unwrap().dim(), 2);
-    // A file that says nothing dimension-specific is 3D unless preferred otherwise.
+    assert_eq!(SceneFile::from_ron_str(&three).unwrap().dimension(), 3);
+    assert_eq!(SceneFile::from_ron_str(&two).unwrap().dimension(), 2);
+    // A file that says nothing dimension-specific is 3D unless its name ends in `2d`.
     assert_eq!(
-        AnyScene::from_ron_str("()", false).unwrap(),
-        AnyScene::Three(Scene3::default())
+        SceneFile::from_ron_str("()").unwrap(),
+        SceneFile::Scene3D(Scene3::default())
     );
-    assert_eq!(AnyScene::from_ron_str("()", true).unwrap().dim(), 2);
+    let dir = temp_dir("plain");
+    std::fs::write(dir.join("plain_2d.ron"), "()").unwrap();
+    std::fs::write(dir.join("plain.ron"), "()").unwrap();
+    assert_eq!(
+        load_scene(dir.join("plain_2d.ron"))
+            .unwrap()
+            .scene
+            .dimension(),
+        2
+    );
+    assert_eq!(
+        load_scene(dir.join("plain.ron")).unwrap().scene.dimension(),
+        3
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

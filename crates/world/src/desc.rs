@@ -56,25 +56,35 @@ where
     Space<D>: Dim<D>,
 {
     /// How the body moves.
+    #[serde(skip_serializing_if = "is_default")]
     pub kind: BodyKind,
     /// Position of the body's origin, world frame, metres.
+    #[serde(skip_serializing_if = "is_zero_vector::<D>")]
     pub position: Vector<D>,
     /// Orientation: an angle (2D) or scaled axis (3D), radians.
+    #[serde(skip_serializing_if = "is_zero_angle::<D>")]
     pub rotation: AngVector<D>,
     /// Velocity of the centre of mass, world frame, m/s.
+    #[serde(skip_serializing_if = "is_zero_vector::<D>")]
     pub linear_velocity: Vector<D>,
     /// Angular velocity, world frame, rad/s.
+    #[serde(skip_serializing_if = "is_zero_angle::<D>")]
     pub angular_velocity: AngVector<D>,
     /// Linear damping rate, 1/s (velocity decays like `exp(-c t)`).
+    #[serde(skip_serializing_if = "is_zero")]
     pub linear_damping: Real,
     /// Angular damping rate, 1/s.
+    #[serde(skip_serializing_if = "is_zero")]
     pub angular_damping: Real,
     /// Multiplier of the world's gravity.
+    #[serde(skip_serializing_if = "is_one")]
     pub gravity_scale: Real,
     /// Colliders attached when the body is created.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub colliders: Vec<ColliderDesc<D>>,
     /// Bullet: sweep this body with continuous collision every step (fast bodies
     /// are swept anyway once they move more than a fraction of their size per step).
+    #[serde(skip_serializing_if = "is_default")]
     pub ccd: bool,
 }
 
@@ -209,6 +219,45 @@ where
     }
 }
 
+/// A collider's friction coefficient unless set.
+pub const DEFAULT_FRICTION: Real = 0.6;
+/// A collider's contact margin unless set, metres.
+pub const DEFAULT_MARGIN: Real = 0.02;
+
+// Scene files leave out every field at its default (they are read with
+// `#[serde(default)]`), so a written scene is as short as a hand-written one.
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+// Floats compare by bits, so a written -0.0 reads back as -0.0.
+fn is_zero(v: &Real) -> bool {
+    v.to_bits() == 0
+}
+
+fn is_zero_vector<const D: usize>(v: &Vector<D>) -> bool {
+    v.iter().all(is_zero)
+}
+
+fn is_one(v: &Real) -> bool {
+    v.to_bits() == (1.0 as Real).to_bits()
+}
+
+fn is_default_friction(v: &Real) -> bool {
+    v.to_bits() == DEFAULT_FRICTION.to_bits()
+}
+
+fn is_default_margin(v: &Real) -> bool {
+    v.to_bits() == DEFAULT_MARGIN.to_bits()
+}
+
+fn is_zero_angle<const D: usize>(a: &AngVector<D>) -> bool
+where
+    Space<D>: Dim<D>,
+{
+    *a == Space::<D>::ang_zero()
+}
+
 /// Describes a collider. Defaults: a ball of radius 0.5 at the body's origin,
 /// density 1 kg/m³ (kg/m² in 2D), friction 0.6, no restitution, margin 0.02 m.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -220,25 +269,35 @@ where
     /// The shape, in the collider's local frame.
     pub shape: Shape<D>,
     /// Position of the collider in its body's frame, metres.
+    #[serde(skip_serializing_if = "is_zero_vector::<D>")]
     pub position: Vector<D>,
     /// Orientation in its body's frame (angle or scaled axis, radians).
+    #[serde(skip_serializing_if = "is_zero_angle::<D>")]
     pub rotation: AngVector<D>,
     /// Density, kg/m³ (kg/m² in 2D). Ignored when `mass` is given.
+    #[serde(skip_serializing_if = "is_one")]
     pub density: Real,
     /// Total mass, kg, overriding the density.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mass: Option<Real>,
     /// Coulomb friction coefficient (combined by geometric mean).
+    #[serde(skip_serializing_if = "is_default_friction")]
     pub friction: Real,
     /// Coefficient of restitution (combined by maximum).
+    #[serde(skip_serializing_if = "is_zero")]
     pub restitution: Real,
     /// Contact margin, metres: contacts within it are found early (speculative).
+    #[serde(skip_serializing_if = "is_default_margin")]
     pub margin: Real,
     /// A sensor reports overlaps as events and never produces a contact response.
+    #[serde(skip_serializing_if = "is_default")]
     pub sensor: bool,
     /// Collision groups (membership and filter masks).
+    #[serde(skip_serializing_if = "is_default")]
     pub groups: CollisionGroups,
     /// Total contact force of a pair, N, above which it reports a force event each step
     /// (the lower threshold of the pair's two colliders applies); `None`: never.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub force_event_threshold: Option<Real>,
 }
 
@@ -263,9 +322,9 @@ where
             rotation: Space::<D>::ang_zero(),
             density: 1.0,
             mass: None,
-            friction: 0.6,
+            friction: DEFAULT_FRICTION,
             restitution: 0.0,
-            margin: 0.02,
+            margin: DEFAULT_MARGIN,
             sensor: false,
             groups: CollisionGroups::ALL,
             force_event_threshold: None,

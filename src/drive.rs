@@ -14,12 +14,14 @@
 //! ride their suspension) as a dark tyre with a light cross on its faces, so
 //! the spin shows.
 
-use crate::controller::{Controller, DriveKeys, Follow, Part};
-use crate::error::ViewerError;
-use crate::palette::Rgb;
+use crate::vehicle_scene::DrivingScene;
 use fathom_math::{Pose3, Real, Vector3};
 use fathom_sdf::Shape;
-use fathom_vehicle::{InputTrack, Vehicle3, VehicleDesc, VehicleInputs};
+use fathom_vehicle::{InputTrack, Vehicle3, VehicleDesc, VehicleError, VehicleInputs};
+use fathom_viewer::palette::Rgb;
+use fathom_viewer::{
+    Controller, DriveKeys, Follow, NamedScene, Part, SceneController, ViewerError,
+};
 use fathom_world::World3;
 use nalgebra::{Translation3, UnitQuaternion};
 
@@ -80,7 +82,7 @@ pub struct VehicleController {
 impl VehicleController {
     /// A controller that builds the car `desc` into each world it is attached to and
     /// replays `track` until a driving key is pressed. Both are validated here.
-    pub fn new(desc: VehicleDesc<3>, track: InputTrack) -> Result<Self, ViewerError> {
+    pub fn new(desc: VehicleDesc<3>, track: InputTrack) -> Result<Self, VehicleError> {
         desc.validate().map_err(|e| e.prefixed("vehicle"))?;
         track.validate().map_err(|e| e.prefixed("inputs"))?;
         Ok(Self {
@@ -106,6 +108,25 @@ impl VehicleController {
     }
 }
 
+/// A driving scene as the viewer shows it: its world, with the car built into each world
+/// made from it, replaying the scene's script until a driving key is pressed.
+pub fn driving_view(
+    name: impl Into<String>,
+    scene: DrivingScene,
+) -> Result<NamedScene, VehicleError> {
+    let car = VehicleController::new(scene.vehicle, scene.inputs)?;
+    let named = NamedScene::new(name, scene.scene);
+    // A 3D controller on a 3D scene: the dimensions agree by construction.
+    Ok(named
+        .with_controller(SceneController::Three(Box::new(car)))
+        .expect("a 3D car on a 3D scene"))
+}
+
+/// A vehicle's error as the viewer reports a controller's.
+fn controller_error(e: VehicleError) -> ViewerError {
+    ViewerError::Controller(Box::new(e))
+}
+
 /// A wheel's tyre (a cylinder) and hub cross (two bars poking out of both faces), in
 /// the wheel frame, whose axle is `axle` (unit, chassis frame).
 fn wheel_shapes(radius: Real, axle: &Vector3) -> Result<[Shape<3>; 2], fathom_sdf::SdfError> {
@@ -127,7 +148,8 @@ fn wheel_shapes(radius: Real, axle: &Vector3) -> Result<[Shape<3>; 2], fathom_sd
 
 impl Controller<3> for VehicleController {
     fn attach(&mut self, world: &mut World3) -> Result<(), ViewerError> {
-        let v = Vehicle3::new(world, &self.desc).map_err(|e| e.prefixed("vehicle"))?;
+        let v = Vehicle3::new(world, &self.desc)
+            .map_err(|e| controller_error(e.prefixed("vehicle")))?;
         self.vehicle = Some(v);
         self.steer = 0.0;
         Ok(())
@@ -152,8 +174,8 @@ impl Controller<3> for VehicleController {
         };
         self.steer = steer;
         let v = self.attached()?;
-        v.set_inputs(inputs)?;
-        v.step(world)?;
+        v.set_inputs(inputs).map_err(controller_error)?;
+        v.step(world).map_err(controller_error)?;
         Ok(())
     }
 

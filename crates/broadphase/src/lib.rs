@@ -1,5 +1,12 @@
 //! fathom-broadphase: candidate pairs from bounding boxes, for 2D and 3D from one source.
 //!
+//! # Where it fits
+//!
+//! - Depends only on `fathom-math`: it knows boxes and keys, not shapes.
+//! - `fathom-world` keeps one proxy per collider (the key is the collider handle's bits),
+//!   hands the pairs it finds to `fathom-narrowphase`, and uses its casts as the first cut of
+//!   every scene query.
+//!
 //! # API
 //!
 //! ```

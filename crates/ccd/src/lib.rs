@@ -3,7 +3,7 @@
 //!
 //! Fast bodies tunnel through thin geometry when collision is only tested at
 //! the end of each step. Every query here advances along the motion by a step
-//! the field proves safe (seed 001, "sphere casting"), so none can skip a
+//! the field proves safe (sphere casting, `march.rs`), so none can skip a
 //! contact:
 //!
 //! - [`sphere_cast`], [`ray_cast`], [`capsule_cast`], [`cast`]: a shape swept along a
@@ -15,6 +15,23 @@
 //! Results say which of hit / started inside / miss / budget-exhausted happened
 //! ([`CastResult`], [`ToiResult`]); an exhausted budget is never a miss.
 //!
+//! ```
+//! use fathom_ccd::{sphere_cast, CastOptions, CastResult};
+//! use fathom_math::Vector3;
+//! use fathom_sdf::Ball;
+//!
+//! // A ball of radius 0.5 swept along x towards a ball of radius 1 at the origin,
+//! // starting 5 m away: the surfaces meet after 5 - 1 - 0.5 = 3.5 m.
+//! let target = Ball::new(1.0)?;
+//! let from = Vector3::new(-5.0, 0.0, 0.0);
+//! let hit = sphere_cast(&target, &from, &Vector3::x(), 0.5, 10.0, &CastOptions::default())?;
+//! let CastResult::Hit { distance, normal, .. } = hit else { panic!("expected a hit") };
+//! let early = 3.5 - distance; // never past the surface, at most `epsilon` (1 mm) short
+//! assert!((-1e-5..=1e-3).contains(&early));
+//! assert!((normal + Vector3::x()).norm() < 1e-3); // facing the caster
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Honesty with approximate fields: a baked grid, a smooth blend or a stretched
 //! shape only bounds distance. Every query divides the field by the shape's
 //! [`fathom_sdf::Sdf::lipschitz`] constant, which makes it a lower bound on the
@@ -24,6 +41,13 @@
 //!
 //! Dependencies: `fathom-math` and `fathom-sdf` only (the small separation
 //! estimate time of impact needs lives here, see [`separation`]).
+//!
+//! # Where it fits
+//!
+//! - `fathom-world` sweeps fast bodies with [`cast_candidates`] and [`time_of_impact`] in the
+//!   step, and runs its scene queries (`World::cast_ray`, `cast_sphere`, `cast_shape`)
+//!   through this crate; `fathom-vehicle`'s wheels are those sphere casts.
+//! - `fathom-narrowphase` answers the same shapes' questions at one instant.
 #![warn(missing_docs)]
 
 mod bound_split;

@@ -1,6 +1,6 @@
 //! The one cast loop shared by rays, spheres and capsules.
 //!
-//! Sphere casting (seed 001): at the current position, a probe returns a lower
+//! Sphere casting (sphere tracing): at the current position, a probe returns a lower
 //! bound `g` on the distance from the swept shape to the surface (the field
 //! divided by its Lipschitz constant, minus the swept radius, minimised over
 //! the capsule's segment). The path is clear for at least `g`, so the march
@@ -8,7 +8,7 @@
 //! once it passes `max_dist` (or leaves the shape's bounds), and reports the
 //! step cap rather than a miss when it runs out of steps.
 //!
-//! Note on the step: the seed's `(d - r) / L` equals `d / L - r` only for
+//! Note on the step: the textbook step `(d - r) / L` equals `d / L - r` only for
 //! `L = 1`. For a field with `L > 1` that over-reports distance (by up to `L`),
 //! `(d - r) / L` can step past the inflated surface, so the radius is
 //! subtracted after normalising.
@@ -120,8 +120,8 @@ enum Clip {
 }
 
 /// Where the cast meets the shape's bounds grown by the swept shape's `reach`. It
-/// enters where the grown box begins (the exact seed step), and it is over where the
-/// box grown by `epsilon` more ends (within epsilon of the box is already a hit).
+/// enters where the grown box begins (a first step no probe is needed for), and it is
+/// over where the box grown by `epsilon` more ends (within epsilon of the box is already a hit).
 fn clip<const D: usize>(
     field: &Field<'_, D>,
     reach: Real,

@@ -4,7 +4,7 @@
 //! point of A. The normalised field `d_B / L_B` never exceeds the distance to
 //! B, so its minimum over A's solid is a lower bound on `dist(A, B)`, and a
 //! negative minimum means a point of A lies inside B (they overlap). The
-//! bound-split search of [`crate::bound_split`] finds it: cells of A's box
+//! bound-split search of `bound_split.rs` finds it: cells of A's box
 //! are dropped when `d_A / L_A` at the centre exceeds the half diagonal (no
 //! point of A inside), a kept cell is no closer to B than `d_B(c) / L_B - r`,
 //! and only centres inside A count as samples.
@@ -16,7 +16,7 @@
 //! moves away from the closest point.
 //!
 //! Pairs of primitives (balls, capsules, boxes, half-spaces) skip the search:
-//! [`crate::closed_form`] gives their separation exactly.
+//! `closed_form.rs` gives their separation exactly.
 //!
 //! The search runs in the local frame of the shape with the smaller box
 //! (tight there; the other field is evaluated through the relative pose).

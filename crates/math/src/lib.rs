@@ -6,6 +6,28 @@
 //! inertia, cross products) depends on the dimension; that lives behind
 //! [`Dim`], implemented exactly twice (for [`Space<2>`] and [`Space<3>`]), so
 //! the rest of the engine is written once.
+//!
+//! ```
+//! use fathom_math::{Aabb, Dim, Pose2, Space, Vector2, Vector3};
+//!
+//! // The cross product is a vector in 3D and a scalar (an angle's rate) in 2D.
+//! assert_eq!(Space::<3>::cross(&Vector3::x(), &Vector3::y()), Vector3::z());
+//! assert_eq!(Space::<2>::cross(&Vector2::x(), &Vector2::y()), 1.0);
+//!
+//! // A 2 m square turned by 45 degrees and moved 5 m along x: its box is sqrt(2) wide
+//! // each side of the new centre.
+//! let square = Aabb::from_center_half_extents(Vector2::zeros(), Vector2::new(1.0, 1.0));
+//! let pose = Pose2::new(Vector2::new(5.0, 0.0), std::f32::consts::FRAC_PI_4);
+//! let turned = square.transformed(&pose);
+//! assert!((turned.center() - Vector2::new(5.0, 0.0)).norm() < 1e-5);
+//! assert!((turned.half_extents() - Vector2::repeat(2f32.sqrt())).norm() < 1e-5);
+//! ```
+//!
+//! # Where it fits
+//!
+//! - Every other Fathom crate builds on this one and depends on nothing else of Fathom's.
+//! - Users meet its types in every signature of `fathom-world` (`Vector3`, `Pose2`,
+//!   [`Real`]); the vectors and poses are nalgebra's, re-exported as [`nalgebra`].
 #![warn(missing_docs)]
 
 mod aabb;

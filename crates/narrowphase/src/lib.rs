@@ -1,10 +1,10 @@
 //! Fathom's narrowphase: contact queries between signed distance fields by bound-split search.
 //!
-//! Two shapes collide where a point is inside both. The search of seed 000 looks for such
+//! Two shapes collide where a point is inside both. A bound-split search looks for such
 //! points by splitting boxes: a box of radius `r` around `c` can only hold a point of a field
 //! with Lipschitz constant `L` below `m` if `d(c) - L r <= m`, so whole boxes are ruled out by
 //! one evaluation. This crate builds everything on one such branch-and-bound engine
-//! ([`search`](crate::search)) with several objectives:
+//! (`search.rs`) with several objectives:
 //!
 //! | query | objective | result |
 //! |---|---|---|
@@ -32,6 +32,14 @@
 //! assert_eq!(c.manifolds.len(), 1);
 //! assert_eq!(c.manifolds[0].points.len(), 4); // the cube's four bottom corners
 //! ```
+//!
+//! # Where it fits
+//!
+//! - `fathom-sdf` gives the fields it searches; `fathom-math` the poses.
+//! - `fathom-world` calls it for every broadphase pair each step and keeps the manifolds
+//!   for warm starting; sensors use [`intersects`].
+//! - `fathom-ccd` answers the questions about motion (casts, time of impact); this crate
+//!   answers them at one instant.
 #![warn(missing_docs)]
 
 mod curved;
@@ -62,7 +70,7 @@ use fathom_sdf::{Sdf, ShapeKind};
 
 use pairs::{Ctx, PairQuery};
 
-/// True when the shapes overlap (no margin): the seed's breadth-first search, out on the first
+/// True when the shapes overlap (no margin): a breadth-first bound-split search, out on the first
 /// point inside both. Overlaps thinner than the smallest cell may be missed.
 pub fn intersects<const D: usize>(
     a: &dyn Sdf<D>,

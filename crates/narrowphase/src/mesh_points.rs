@@ -1,5 +1,5 @@
 //! Triangle-mesh colliders as point samples: the vertices (and optionally points along the
-//! edges) of a mesh, tested against another shape's field (seed 001).
+//! edges) of a mesh, tested against another shape's field.
 //!
 //! A field answers "how deep is this point" in one evaluation, so a mesh against a field is the
 //! deepest of its samples. The samples sit in a small bounding-box tree built once; a query

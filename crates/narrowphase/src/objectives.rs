@@ -5,7 +5,7 @@
 //!
 //! - [`MaxOf`]: `max(d0, d1)`: below zero means inside both (intersection); its minimiser for
 //!   separated shapes is the midpoint of the closest segment, where it is half the distance.
-//! - [`Sum`]: `d0 + d1`: the deepest point of an overlap (the seed's penetration objective).
+//! - [`Sum`]: `d0 + d1`: the deepest point of an overlap (the penetration objective).
 //! - [`First`]: `d0` alone, for one-field problems (a capsule's segment, a mesh's points).
 //! - [`Extreme`]: `-(u · p) + λ (d0 + d1)`: the point of a region farthest along `u`. The small
 //!   `λ` term breaks the ties of a flat region's rim (its whole thickness is equally far along

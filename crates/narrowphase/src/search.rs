@@ -1,13 +1,13 @@
 //! The one branch-and-bound engine behind every query.
 //!
-//! The seed's bound-split search, generalised: a cell (box) of radius `r` around a
+//! Bound-split search, generalised to any objective: a cell (box) of radius `r` around a
 //! centre `c` can hold a point of field `i` below `limit_i` only if
 //! `d_i(c) - L_i r <= limit_i`; cells that cannot are dropped, and so are cells whose
 //! lower bound on the objective cannot beat the best feasible centre found so far by more
 //! than a tolerance. What differs between queries is only the objective (see
 //! [`crate::objectives`]) and the order cells are taken in:
 //!
-//! - breadth-first (the article's queue), for the early-out intersection test;
+//! - breadth-first (a first-in first-out queue), for the early-out intersection test;
 //! - best-first on the objective's lower bound, which stops as soon as the best cell left
 //!   cannot improve on the answer (bounded objectives such as extremes along a direction cost
 //!   a logarithm of the precision, not an enumeration);
@@ -146,7 +146,7 @@ impl Budget {
 /// The order cells are taken in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Order {
-    /// Level by level (the seed's queue).
+    /// Level by level (a first-in first-out queue).
     BreadthFirst,
     /// Smallest objective lower bound first; stops when no cell can improve.
     BestBound,

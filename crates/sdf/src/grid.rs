@@ -190,7 +190,7 @@ impl<const D: usize> BakedGrid<D> {
     }
 
     /// Samples `sdf` over its bounds with `resolution` cells along the longest axis, plus
-    /// [`BAKE_PADDING_CELLS`] cells of padding on every side.
+    /// two cells of padding on every side (`BAKE_PADDING_CELLS`).
     pub fn bake_shape(sdf: &(impl Sdf<D> + ?Sized), resolution: usize) -> Result<Self> {
         let (region, cell) = padded_region(&sdf.bounds(), resolution)?;
         Self::bake(sdf, &region, cell)

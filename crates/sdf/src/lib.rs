@@ -11,11 +11,18 @@
 //! - [`primitives`]: ball, cuboid, rounded cuboid, capsule, half-space for any dimension;
 //!   cylinder, cone, torus, capped torus in 3D; segment and polygons in 2D.
 //! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
-//! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON).
+//! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
+//!   docs show primitives, CSG, smooth union and rounding with their distances.
 //! - [`BakedGrid`]: any field (or a closed triangle mesh, [`load_obj`]) sampled on a grid.
 //! - [`mesh_sdf`] (3D surface nets) and [`contour_sdf`] (2D marching squares).
 //!
 //! Everything is in the shape's local frame, in metres.
+//!
+//! # Where it fits
+//!
+//! - `fathom-math` below it: vectors, boxes, poses and the dimension trait.
+//! - `fathom-narrowphase` finds contacts between two fields; `fathom-ccd` casts against them.
+//! - `fathom-world` holds one [`Shape`] per collider and integrates its mass from the field.
 #![warn(missing_docs)]
 
 mod contour;

@@ -31,6 +31,38 @@ use std::path::Path;
 type Child<const D: usize> = Box<Shape<D>>;
 
 /// Any Fathom shape in `D` dimensions, in its own local frame. See the module docs.
+///
+/// Built from primitives and operators; every constructor checks its numbers. Distances
+/// are signed (negative inside) and exact where the module docs say so:
+///
+/// ```
+/// use fathom_math::{Pose3, Vector2, Vector3};
+/// use fathom_sdf::{Sdf, Shape2, Shape3};
+///
+/// let at = |x| Vector3::new(x, 0.0, 0.0);
+/// let ball = Shape3::ball(1.0)?;
+/// assert!((ball.distance(&at(3.0)) - 2.0).abs() < 1e-6); // |p| - r
+///
+/// // Two balls 3 m apart: the union is 0.5 m from both at the midpoint...
+/// let right = Shape3::ball(1.0)?.transformed(Pose3::translation(3.0, 0.0, 0.0))?;
+/// let pair = Shape3::union(vec![ball.clone(), right.clone()])?;
+/// assert!((pair.distance(&at(1.5)) - 0.5).abs() < 1e-6);
+/// // ...and a smooth union of radius k bridges them, k / 4 lower where both are equal.
+/// let blend = ball.smooth_union(right, 1.0)?;
+/// assert!((blend.distance(&at(1.5)) - 0.25).abs() < 1e-6);
+///
+/// // A 2 m cube with a ball of radius 0.5 cut from its middle, rounded by 0.1 m.
+/// let cube = Shape3::cuboid(Vector3::new(1.0, 1.0, 1.0))?;
+/// let hollow = cube.difference(Shape3::ball(0.5)?).rounded(0.1)?;
+/// assert!((hollow.distance(&at(0.0)) - 0.4).abs() < 1e-6); // in the cavity: 0.5 - 0.1
+/// assert!((hollow.distance(&at(2.0)) - 0.9).abs() < 1e-6); // 1 m off a face, less 0.1
+///
+/// // 2D: a triangle, 1 m below its bottom edge.
+/// let v = |x, y| Vector2::new(x, y);
+/// let triangle = Shape2::convex_polygon(vec![v(0.0, 0.0), v(2.0, 0.0), v(0.0, 2.0)])?;
+/// assert!((triangle.distance(&v(1.0, -1.0)) - 1.0).abs() < 1e-6);
+/// # Ok::<(), fathom_sdf::SdfError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Shape<const D: usize>
 where

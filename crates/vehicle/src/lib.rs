@@ -21,6 +21,12 @@
 //!
 //! Generic over the dimension: in 2D the vehicle is a side view (wheels cast
 //! in the plane; no steering or lateral forces), from the same code.
+//!
+//! # Where it fits
+//!
+//! - Built on `fathom-world`'s public API only: the chassis is a body, each wheel a
+//!   `World::cast_sphere` with a [`fathom_world::QueryFilter`] that skips the chassis.
+//! - `fathom-math` for vectors and poses; nothing below the world.
 #![warn(missing_docs)]
 
 mod desc;

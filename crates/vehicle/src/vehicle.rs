@@ -135,6 +135,32 @@ where
 
 /// A vehicle built into a world: the chassis handle, the validated description,
 /// the inputs and each wheel's state.
+///
+/// A car on flat ground at full throttle for two seconds. Only the rear wheels drive and
+/// they carry about half the weight, so grip (μ = 1) lets it gain about `μ g / 2` per
+/// second, and never more than `μ g`.
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_vehicle::{Vehicle3, VehicleDesc, VehicleInputs};
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
+///
+/// let mut world = World3::default();
+/// world.add_body(&BodyDesc::fixed()
+///     .collider(ColliderDesc::new(Shape::half_space(Vector3::y(), 0.0)?)))?;
+/// let desc = VehicleDesc::car(1200.0).at(Vector3::new(0.0, 1.0, 0.0));
+/// let mut car = Vehicle3::new(&mut world, &desc)?;
+/// car.set_inputs(VehicleInputs::full_throttle())?;
+/// for _ in 0..120 {
+///     car.step(&mut world)?; // wheel forces first, then the world's step
+///     world.step();
+/// }
+/// assert!(car.wheels().iter().all(|w| w.in_contact));
+/// let speed = car.forward_speed(&world).unwrap();
+/// let grip_limit = 9.81 * 2.0; // μ g t, all the weight on driven wheels
+/// assert!(speed > 0.4 * grip_limit && speed < grip_limit);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Vehicle<const D: usize>
 where

@@ -1,4 +1,4 @@
-//! Continuous collision in the step (stage 6 of DESIGN.md), and the end-of-step
+//! Continuous collision in the step (after stage 6a, see `pipeline.rs`), and the end-of-step
 //! refresh of collider poses and boxes.
 //!
 //! The solver moves bodies by whole steps, and its speculative contacts only

@@ -49,6 +49,34 @@ where
 
 /// Describes a body. Defaults: a dynamic body at the origin, at rest, no damping,
 /// gravity scale 1, no colliders.
+///
+/// Start from [`BodyDesc::dynamic`], [`BodyDesc::fixed`] or [`BodyDesc::kinematic`] and
+/// chain setters; [`crate::World::add_body`] checks every field and creates nothing when
+/// one is bad.
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
+///
+/// let mut world = World3::default();
+/// // A puck sliding at 2 m/s with gravity off for it alone: it coasts in a straight line.
+/// let puck = world.add_body(&BodyDesc::dynamic()
+///     .position(Vector3::new(0.0, 1.0, 0.0))
+///     .linear_velocity(Vector3::new(2.0, 0.0, 0.0))
+///     .gravity_scale(0.0)
+///     .collider(ColliderDesc::new(Shape::ball(0.25)?)))?;
+/// for _ in 0..60 {
+///     world.step(); // one second
+/// }
+/// let p = world.body(puck).unwrap().position();
+/// assert!((p - Vector3::new(2.0, 1.0, 0.0)).norm() < 1e-4);
+///
+/// // A bad value is refused, naming the field, and nothing is created.
+/// let err = world.add_body(&BodyDesc::dynamic().linear_damping(-1.0)).unwrap_err();
+/// assert_eq!(err.field(), Some("linear_damping"));
+/// assert_eq!(world.body_count(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, bound = "")]
 pub struct BodyDesc<const D: usize>
@@ -260,6 +288,29 @@ where
 
 /// Describes a collider. Defaults: a ball of radius 0.5 at the body's origin,
 /// density 1 kg/m³ (kg/m² in 2D), friction 0.6, no restitution, margin 0.02 m.
+///
+/// A body's mass, centre of mass and inertia are the sum of its colliders', each from its
+/// shape and density (or a [`ColliderDesc::mass`] that overrides the density):
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
+///
+/// let mut world = World3::default();
+/// let cube = ColliderDesc::new(Shape::cuboid(Vector3::new(0.5, 0.5, 0.5))?).density(500.0);
+/// let crate_ = world.add_body(&BodyDesc::dynamic().collider(cube))?;
+/// assert!((world.body(crate_).unwrap().mass() - 500.0).abs() < 1e-2); // 1 m³ at 500 kg/m³
+///
+/// // Two balls on one rod: 1 kg at x = -1 and 3 kg at x = +1.
+/// let ball = ColliderDesc::new(Shape::ball(0.2)?);
+/// let dumbbell = world.add_body(&BodyDesc::dynamic()
+///     .collider(ball.clone().position(Vector3::new(-1.0, 0.0, 0.0)).mass(1.0))
+///     .collider(ball.position(Vector3::new(1.0, 0.0, 0.0)).mass(3.0)))?;
+/// let body = world.body(dumbbell).unwrap();
+/// assert!((body.mass() - 4.0).abs() < 1e-5);
+/// assert!((body.center_of_mass().x - 0.5).abs() < 1e-5); // (-1 * 1 + 1 * 3) / 4
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, bound = "")]
 pub struct ColliderDesc<const D: usize>

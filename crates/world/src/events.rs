@@ -53,6 +53,39 @@ impl Touch {
 }
 
 /// Something that happened during a step. Pairs are ordered (`a` has the lower handle).
+///
+/// After each [`World::step`], read [`World::events`] or take them with
+/// [`World::drain_events`]. A ball dropped on the ground starts touching it once:
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3, WorldEvent};
+///
+/// let mut world = World3::default();
+/// let ground = world.add_body(&BodyDesc::fixed()
+///     .collider(ColliderDesc::new(Shape::half_space(Vector3::y(), 0.0)?)))?;
+/// let ball = world.add_body(&BodyDesc::dynamic()
+///     .position(Vector3::new(0.0, 1.0, 0.0))
+///     .collider(ColliderDesc::new(Shape::ball(0.25)?)))?;
+/// let collider_of = |b| world.body(b).unwrap().colliders()[0];
+/// let pair = (collider_of(ground), collider_of(ball));
+///
+/// let mut started = Vec::new();
+/// for step in 1..=90 {
+///     world.step();
+///     for event in world.drain_events() {
+///         if let WorldEvent::ContactStarted { a, b } = event {
+///             started.push((step, a, b));
+///         }
+///     }
+/// }
+/// assert_eq!(started.len(), 1); // once, however long it rests
+/// let (step, a, b) = started[0];
+/// assert_eq!((a, b), pair); // the ground's collider has the lower handle
+/// // A 0.75 m fall takes sqrt(2 * 0.75 / 9.81) = 0.39 s, 23.5 steps of 1/60 s.
+/// assert!((22..=25).contains(&step));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub enum WorldEvent<const D: usize> {

@@ -95,6 +95,31 @@ impl<F: Fn(&FilterPair) -> bool + Send + Sync> PairFilter for F {
 }
 
 /// Which colliders a scene query may report. The default reports every collider.
+///
+/// A ray cast down from a player's eye, skipping the player's own body to find the floor:
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_world::{BodyDesc, ColliderDesc, QueryFilter, Shape, World3};
+///
+/// let mut world = World3::default();
+/// let floor = world.add_body(&BodyDesc::fixed()
+///     .collider(ColliderDesc::new(Shape::half_space(Vector3::y(), 0.0)?)))?;
+/// let player = world.add_body(&BodyDesc::dynamic()
+///     .position(Vector3::new(0.0, 1.0, 0.0))
+///     .collider(ColliderDesc::new(Shape::capsule(0.5, 0.3)?)))?;
+/// let (eye, down) = (Vector3::new(0.0, 1.5, 0.0), -Vector3::y());
+///
+/// let hit = world.cast_ray(&eye, &down, 10.0, &QueryFilter::new())?.unwrap();
+/// assert_eq!(hit.body, player); // the eye is inside the player's capsule
+/// assert!(hit.started_inside && hit.distance == 0.0);
+///
+/// let skip_self = QueryFilter::new().exclude_body(player);
+/// let hit = world.cast_ray(&eye, &down, 10.0, &skip_self)?.unwrap();
+/// assert_eq!(hit.body, floor);
+/// assert!((hit.distance - 1.5).abs() < 1e-3); // casts stop within 1 mm of the surface
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Default)]
 pub struct QueryFilter<'a> {
     /// The query's own groups, tested against each collider's like a pair's.

@@ -43,6 +43,34 @@ impl Handle for JointHandle {
 
 /// Describes a joint. Defaults: a revolute joint (hinge about z) with both
 /// anchors at the bodies' origins, unbreakable, connected bodies not colliding.
+///
+/// Anchors are in each body's own frame; [`World::add_joint`] joins two bodies. A 2D
+/// pendulum: a bob 1 m from a fixed pivot swings down, and the hinge holds the length.
+///
+/// ```
+/// use fathom_math::Vector2;
+/// use fathom_world::{BodyDesc, ColliderDesc, JointDesc, Shape, World2};
+///
+/// let mut world = World2::default();
+/// let pivot = world.add_body(&BodyDesc::fixed().position(Vector2::new(0.0, 2.0)))?;
+/// let bob = world.add_body(&BodyDesc::dynamic()
+///     .position(Vector2::new(1.0, 2.0))
+///     .collider(ColliderDesc::new(Shape::ball(0.1)?)))?;
+/// // Hinged at the pivot's origin, which is 1 m to the left of the bob's.
+/// let hinge = JointDesc::revolute().anchor_b(Vector2::new(-1.0, 0.0));
+/// world.add_joint(pivot, bob, &hinge)?;
+///
+/// let mut lowest = f32::MAX;
+/// for _ in 0..60 {
+///     world.step();
+///     let p = world.body(bob).unwrap().position();
+///     lowest = lowest.min(p.y);
+///     let length = (p - Vector2::new(0.0, 2.0)).norm();
+///     assert!((length - 1.0).abs() < 0.005); // soft joints stretch, by millimetres
+/// }
+/// assert!(lowest < 1.01); // it swung through the bottom, 1 m below the pivot
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, bound = "")]
 pub struct JointDesc<const D: usize>

@@ -42,6 +42,36 @@ where
 {
     /// A 64-bit FNV-1a hash of every body's handle, pose and velocities, bit for bit,
     /// in handle order. Equal hashes mean (barring collisions) identical states.
+    ///
+    /// A snapshot restores a world bit for bit, so it steps on to the same hash:
+    ///
+    /// ```
+    /// use fathom_math::Vector3;
+    /// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
+    ///
+    /// let mut world = World3::default();
+    /// world.add_body(&BodyDesc::fixed()
+    ///     .collider(ColliderDesc::new(Shape::half_space(Vector3::y(), 0.0)?)))?;
+    /// world.add_body(&BodyDesc::dynamic()
+    ///     .position(Vector3::new(0.0, 0.6, 0.0))
+    ///     .angular_velocity(Vector3::new(0.0, 0.0, 3.0))
+    ///     .collider(ColliderDesc::new(Shape::cuboid(Vector3::new(0.5, 0.5, 0.5))?)))?;
+    /// for _ in 0..10 {
+    ///     world.step();
+    /// }
+    /// let saved = world.snapshot(); // bytes; `snapshot_ron` gives text
+    /// let mut copy = World3::from_snapshot(&saved)?;
+    /// assert_eq!(copy.state_hash(), world.state_hash());
+    ///
+    /// for _ in 0..30 {
+    ///     world.step();
+    ///     copy.step();
+    /// }
+    /// assert_eq!(copy.state_hash(), world.state_hash()); // warm starts travel too
+    /// world.restore(&saved)?; // rewind
+    /// assert_ne!(copy.state_hash(), world.state_hash());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv1a::default();
         for (handle, b) in self.bodies.iter() {

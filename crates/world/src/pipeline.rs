@@ -1,4 +1,4 @@
-//! The step, as the stages of DESIGN.md:
+//! The step, in stages:
 //!
 //! 1. collider poses and boxes (margin + motion over the step),
 //! 2. broadphase pairs (sorted by collider key, filtered to pairs that can touch),

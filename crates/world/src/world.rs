@@ -89,7 +89,59 @@ where
     Broadphase::new()
 }
 
-/// A physics world in `D` dimensions. See the crate docs for the step.
+/// A physics world in `D` dimensions: bodies, their colliders and joints, stepped by
+/// [`World::step`] (see the crate docs for the pipeline).
+///
+/// Build one with [`World::default`] (gravity 9.81 m/s² down y, `dt` 1/60 s) or
+/// [`World::new`], add bodies from [`BodyDesc`]s, step, and read each [`Body`] back by its
+/// handle. A 2D box landing on the ground and falling asleep:
+///
+/// ```
+/// use fathom_math::Vector2;
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World2};
+///
+/// let mut world = World2::default();
+/// world.add_body(&BodyDesc::fixed()
+///     .collider(ColliderDesc::new(Shape::half_space(Vector2::y(), 0.0)?)))?;
+/// let crate_ = world.add_body(&BodyDesc::dynamic()
+///     .position(Vector2::new(0.0, 3.0))
+///     .collider(ColliderDesc::new(Shape::cuboid(Vector2::new(0.5, 0.25))?)))?;
+/// for _ in 0..180 {
+///     world.step(); // three seconds
+/// }
+/// let y = world.body(crate_).unwrap().position().y;
+/// assert!((y - 0.25).abs() < 0.005); // on its half height, within TOUCH_SLOP (5 mm)
+/// assert!(world.is_sleeping(crate_)); // calm for half a second: no more work per step
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// In 3D, without gravity, an impulse on a 2 kg ball: it coasts at `j / m`.
+///
+/// ```
+/// use fathom_math::Vector3;
+/// use fathom_world::{BodyDesc, ColliderDesc, Shape, World3, WorldSettings};
+///
+/// let no_gravity = WorldSettings { gravity: Vector3::zeros(), ..Default::default() };
+/// let mut world = World3::new(no_gravity)?;
+/// let ball = world.add_body(&BodyDesc::dynamic()
+///     .collider(ColliderDesc::new(Shape::ball(0.5)?).mass(2.0)))?;
+/// world.apply_impulse(ball, Vector3::new(4.0, 0.0, 0.0))?; // 4 N s
+/// for _ in 0..30 {
+///     world.step(); // half a second
+/// }
+/// let body = world.body(ball).unwrap();
+/// assert!((body.linear_velocity().x - 2.0).abs() < 1e-5);
+/// assert!((body.position().x - 1.0).abs() < 1e-4); // 2 m/s for 0.5 s
+///
+/// // Bad settings are refused, naming the field.
+/// let err = World3::new(WorldSettings { dt: 0.0, ..Default::default() }).err().unwrap();
+/// assert_eq!(err.field(), Some("dt"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Saving and restoring the whole state: [`World::snapshot`] and [`World::restore`]
+/// (example at [`World::state_hash`]). Contacts and sensors of the last step:
+/// [`World::drain_events`].
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct World<const D: usize>

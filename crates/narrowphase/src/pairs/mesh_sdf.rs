@@ -1,5 +1,5 @@
-//! Mesh samples against any field (seed 001): the deepest samples, found by walking the
-//! samples' tree with the field's Lipschitz bound.
+//! Mesh samples against any field (see `mesh_points.rs`): the deepest samples, found by
+//! walking the samples' tree with the field's Lipschitz bound.
 //!
 //! Penetration is the deepest sample (normal: the field's gradient there, reversed to point
 //! from the mesh to the field's shape). Contacts are the samples within the margin, linked into

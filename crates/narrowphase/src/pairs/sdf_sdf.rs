@@ -4,7 +4,7 @@
 //! dispatcher puts the smaller shape first, so the root is tight around it). The queries:
 //!
 //! - intersects: breadth-first on `max(dA, dB)`, out on the first centre inside both;
-//! - penetration: greedy on `dA + dB` over points inside both (the seed's deepest point), then
+//! - penetration: greedy on `dA + dB` over points inside both (the overlap's deepest point), then
 //!   the normal from the gradients there (see [`crate::normal`]) and the depth along it;
 //! - distance: best-first on `max(dA, dB)` over the union of the bounds: its minimiser is the
 //!   midpoint of the closest segment (unique, so the search is logarithmic), and the witnesses

@@ -296,7 +296,8 @@ mod tests {
 
     #[test]
     fn seed_worked_example_ball_radius_two() {
-        // Seed 001: a ball of radius 2 and the point (0.5, 1, 0) gives -0.882 (inside by 0.882).
+        // A worked example: a ball of radius 2 and the point (0.5, 1, 0) gives -0.882
+        // (inside by 0.882).
         let d = Ball::new(2.0)
             .unwrap()
             .distance(&Vector3::new(0.5, 1.0, 0.0));

@@ -1211,7 +1211,9 @@ where
         |e| matches!(e, E::Decode(_)),
         "garbage RON",
     );
-    let bumped = text.replacen("version: 2", "version: 9", 1);
+    let version = format!("version: {}", fathom_world::SNAPSHOT_VERSION);
+    let bumped = text.replacen(&version, "version: 9", 1);
+    assert_ne!(bumped, text, "the RON holds the version");
     restore_ron_fails::<D>(
         &bumped,
         |e| matches!(e, E::Version { found: 9, .. }),

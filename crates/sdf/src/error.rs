@@ -57,6 +57,34 @@ pub enum SdfError {
         /// The limit.
         max: usize,
     },
+    /// A shape tree nested deeper than [`crate::MAX_SHAPE_DEPTH`], found when it is built into
+    /// a collider, validated or read (scene, snapshot, any serde format).
+    #[error("`{field}` is a shape tree deeper than the limit of {max} nodes (MAX_SHAPE_DEPTH; operators nested in operators)")]
+    TooDeep {
+        /// The field holding the tree (`"shape"`).
+        field: &'static str,
+        /// The limit, [`crate::MAX_SHAPE_DEPTH`].
+        max: usize,
+    },
+    /// Neighbouring samples of a baked grid that differ by more than a signed distance can
+    /// over their spacing (see [`crate::BakedGrid`], "Samples are a distance").
+    #[error("`{field}` is not a signed distance: samples {index} and {neighbour} (next along axis {axis}) differ by {difference}, more than the {limit} a distance can change over one {cell} m cell")]
+    NotADistance {
+        /// The field holding the samples (`"values"`).
+        field: &'static str,
+        /// Flat index of the first sample (axis 0 fastest).
+        index: usize,
+        /// Flat index of its neighbour.
+        neighbour: usize,
+        /// The axis along which they are neighbours.
+        axis: usize,
+        /// How much they differ.
+        difference: f32,
+        /// The most they may differ: the cell size plus the rounding tolerance.
+        limit: f32,
+        /// The cell size, metres.
+        cell: f32,
+    },
     /// A triangle mesh with no vertices or no triangles.
     #[error("the mesh has no {field}")]
     EmptyMesh {

@@ -30,7 +30,7 @@ use nalgebra::SVector;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use crate::grid_source::GridSource;
+pub use crate::grid_source::{GridCache, GridSource};
 
 /// The most samples a grid may hold (2²⁷, 512 MiB of `f32`).
 pub const MAX_GRID_SAMPLES: usize = 1 << 27;
@@ -39,6 +39,16 @@ pub const MAX_GRID_SAMPLES: usize = 1 << 27;
 pub const BAKE_PADDING_CELLS: usize = 2;
 
 /// A field sampled on a regular grid of cubic cells, local frame. See the module docs.
+///
+/// **Samples are a distance.** The samples must be of a signed distance (negative inside),
+/// or of a bound that changes no faster: neighbouring samples along any axis may differ by at
+/// most the cell size (plus a few ulps of rounding). Every shape of this crate and every closed
+/// mesh bakes to such samples. Samples that break this (random noise, a field scaled up) are
+/// refused with [`SdfError::NotADistance`] wherever a grid is made or read ([`BakedGrid::from_samples`]:
+/// grid files, inline grids in scenes, snapshots, bakes) rather than accepted with a raised
+/// constant: such a field is no distance, and its mass, bounds and contacts would be
+/// meaningless. So is a grid with no sample `<= 0` (it holds no surface).
+/// [`Sdf::lipschitz`] still reports the interpolant's own constant (module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "GridData<D>")]
 pub struct BakedGrid<const D: usize> {
@@ -132,6 +142,67 @@ pub(crate) fn check_region<const D: usize>(field: &'static str, region: &Aabb<D>
     Ok(())
 }
 
+/// Refuses samples with none `<= 0`: such a grid has no inside and no surface.
+fn check_has_inside(values: &[f32]) -> Result<()> {
+    if values.iter().all(|&v| v > 0.0) {
+        return Err(SdfError::Invalid {
+            field: "values",
+            reason: "no sample is inside (none is <= 0): the grid holds no surface; bake a \
+                     region that contains the shape"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// Rounding allowed on a step between neighbouring samples, in units of `f32::EPSILON` times
+/// the magnitudes involved (the grid's largest coordinate and the two samples). A sample's
+/// position `origin + i * cell` is rounded twice per coordinate (at most 2 ulps of the largest
+/// coordinate, so the true spacing is off by 4), the source field's value carries the few
+/// roundings of its own evaluation on those magnitudes (a norm and a subtraction: about 4 ulps
+/// each, 8 for the pair), and storing each as `f32` adds half an ulp: about 13 in all, doubled
+/// for fields evaluated through more operations (meshes, CSG trees). Noise breaks the bound by
+/// whole cells, not ulps.
+const DISTANCE_STEP_ULPS: Real = 32.0;
+
+/// Refuses samples that are not of a signed distance (see "Samples are a distance" in
+/// [`BakedGrid`]): along every axis, neighbours may differ by at most the cell size plus
+/// [`DISTANCE_STEP_ULPS`] of rounding. Each sample is compared with its next neighbour along
+/// each axis, `D` comparisons a sample.
+fn check_is_distance<const D: usize>(
+    origin: &Vector<D>,
+    cell: Real,
+    dims: &SVector<usize, D>,
+    values: &[f32],
+) -> Result<()> {
+    let top = origin + dims.map(|n| (n - 1) as Real) * cell;
+    let reach = origin.abs().sup(&top.abs()).max();
+    let stride = strides(dims);
+    for axis in 0..D {
+        let step = stride[axis];
+        for index in 0..values.len() - step {
+            if (index / step) % dims[axis] == dims[axis] - 1 {
+                continue; // The last sample along this axis: its neighbour is in the next row.
+            }
+            let (a, b) = (values[index], values[index + step]);
+            let rounding = DISTANCE_STEP_ULPS * Real::EPSILON * (reach + a.abs().max(b.abs()));
+            let limit = cell + rounding;
+            if (b - a).abs() > limit {
+                return Err(SdfError::NotADistance {
+                    field: "values",
+                    index,
+                    neighbour: index + step,
+                    axis,
+                    difference: (b - a).abs(),
+                    limit,
+                    cell,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Multilinear interpolation weights helper: the stride of each axis.
 fn strides<const D: usize>(dims: &SVector<usize, D>) -> SVector<usize, D> {
     let mut s = SVector::<usize, D>::zeros();
@@ -146,7 +217,8 @@ fn strides<const D: usize>(dims: &SVector<usize, D>) -> SVector<usize, D> {
 impl<const D: usize> BakedGrid<D> {
     /// A grid from its samples (axis 0 fastest): `dims[k]` samples along axis `k`, the first
     /// at `origin`, spaced `cell` metres. Checked: finite origin and samples, positive cell,
-    /// at least 2 samples per axis, `values.len()` the product of `dims`.
+    /// at least 2 samples per axis, `values.len()` the product of `dims`, some sample `<= 0`,
+    /// and the samples a distance (see "Samples are a distance" above).
     pub fn from_samples(
         origin: Vector<D>,
         cell: Real,
@@ -172,6 +244,8 @@ impl<const D: usize> BakedGrid<D> {
                 value: *v,
             });
         }
+        check_has_inside(&values)?;
+        check_is_distance(&origin, cell, &dims, &values)?;
         let mut grid = Self {
             origin,
             cell,
@@ -198,6 +272,8 @@ impl<const D: usize> BakedGrid<D> {
 
     /// Samples any function of position (metres, local frame) over `region`, in parallel.
     /// Every sample is computed independently, so the result does not depend on the thread count.
+    /// The function must be a signed distance (or a 1-Lipschitz bound of one), as
+    /// [`BakedGrid::from_samples`] checks.
     pub fn bake_fn(
         region: &Aabb<D>,
         cell: Real,

@@ -11,8 +11,10 @@ use crate::error::{Result, SdfError};
 use crate::grid::{BakedGrid, GridData};
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
+use nalgebra::SVector;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const MAGIC: &[u8] = b"FATHOMGRID";
@@ -76,11 +78,53 @@ impl<const D: usize> GridSource<D> {
 
     /// Loads a file source, resolving a relative path against `base`. Inline sources are left alone.
     pub fn load(&mut self, base: &Path) -> Result<()> {
+        self.load_cached(base, &mut GridCache::default())
+    }
+
+    /// [`GridSource::load`], sharing the grid already in `cache` for the same full path.
+    pub fn load_cached(&mut self, base: &Path, cache: &mut GridCache<D>) -> Result<()> {
         if let GridSource::File { path, grid } = self {
-            let full = base.join(&*path);
-            *grid = Some(Arc::new(BakedGrid::load(&full)?));
+            *grid = Some(cache.get_or_load(base.join(&*path))?);
         }
         Ok(())
+    }
+
+    /// The shared grid, if it is inline or loaded (clones share the samples).
+    pub fn shared(&self) -> Option<&Arc<BakedGrid<D>>> {
+        match self {
+            GridSource::Inline(g) => Some(g),
+            GridSource::File { grid, .. } => grid.as_ref(),
+        }
+    }
+}
+
+/// Grid files already read, by full path: a file named by many colliders (or shapes) is read
+/// and held in memory once, every source sharing its samples. One cache serves one scene
+/// ([`crate::Shape::load_files_cached`]); it does not notice a file changed on disk meanwhile.
+#[derive(Debug, Default)]
+pub struct GridCache<const D: usize> {
+    loaded: HashMap<PathBuf, Arc<BakedGrid<D>>>,
+}
+
+impl<const D: usize> GridCache<D> {
+    /// The grid of file `path`, read unless already held.
+    pub fn get_or_load(&mut self, path: PathBuf) -> Result<Arc<BakedGrid<D>>> {
+        if let Some(g) = self.loaded.get(&path) {
+            return Ok(Arc::clone(g));
+        }
+        let g = Arc::new(BakedGrid::load(&path)?);
+        self.loaded.insert(path, Arc::clone(&g));
+        Ok(g)
+    }
+
+    /// How many files have been read.
+    pub fn len(&self) -> usize {
+        self.loaded.len()
+    }
+
+    /// True when no file has been read.
+    pub fn is_empty(&self) -> bool {
+        self.loaded.is_empty()
     }
 }
 
@@ -136,12 +180,49 @@ impl<const D: usize> BakedGrid<D> {
                 "the file holds a {dim}D grid, a {D}D one was expected"
             )));
         }
-        let (data, _): (GridData<D>, usize) =
-            bincode::serde::decode_from_slice(&bytes[header..], bincode::config::standard())
-                .map_err(|e| bad(e.to_string()))?;
+        let data = decode_body::<D>(&bytes[header..]).map_err(bad)?;
         Self::from_samples(data.origin, data.cell, data.dims, data.values)
     }
 }
+
+/// The head of a grid file's body: everything before the samples, and their count.
+type BodyHead<const D: usize> = (Vector<D>, Real, SVector<usize, D>, u64);
+
+/// Decodes a grid file's body (after the header), saying in samples and bytes what is wrong
+/// with one of the wrong length.
+fn decode_body<const D: usize>(body: &[u8]) -> std::result::Result<GridData<D>, String> {
+    let config = bincode::config::standard();
+    let ((_, _, dims, listed), head_len): (BodyHead<D>, usize) =
+        bincode::serde::decode_from_slice(body, config)
+            .map_err(|e| format!("the grid's origin, cell and dims do not decode ({e})"))?;
+    let expected = dims.iter().fold(1u64, |n, &k| n.saturating_mul(k as u64));
+    if listed != expected {
+        return Err(format!(
+            "dims {:?} make {expected} samples, but the file lists {listed}",
+            dims.as_slice()
+        ));
+    }
+    let want = expected.saturating_mul(SAMPLE_BYTES);
+    let found = (body.len() - head_len) as u64;
+    if found != want {
+        return Err(format!(
+            "{expected} samples for dims {:?} need {want} bytes after the grid's head, the \
+             file has {found} ({} samples{})",
+            dims.as_slice(),
+            found / SAMPLE_BYTES,
+            if found % SAMPLE_BYTES == 0 {
+                ""
+            } else {
+                " and a partial one"
+            }
+        ));
+    }
+    let (data, _) = bincode::serde::decode_from_slice(body, config).map_err(|e| e.to_string())?;
+    Ok(data)
+}
+
+/// Bytes per sample in a grid file (bincode writes an `f32` as 4 bytes).
+const SAMPLE_BYTES: u64 = 4;
 
 impl<const D: usize> Sdf<D> for GridSource<D> {
     fn distance(&self, p: &Vector<D>) -> Real {

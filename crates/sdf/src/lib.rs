@@ -35,6 +35,7 @@ mod mesh_bake;
 pub mod ops;
 pub mod primitives;
 mod shape;
+mod shape_serde;
 #[cfg(test)]
 mod tests;
 
@@ -43,7 +44,7 @@ pub use dim_only::{DimOnly, Only2, Only3};
 pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };
-pub use grid::{BakedGrid, GridSource, MAX_GRID_SAMPLES};
+pub use grid::{BakedGrid, GridCache, GridSource, MAX_GRID_SAMPLES};
 pub use mesh::{mesh_grid, mesh_sdf, TriMesh};
 pub use mesh_bake::{load_obj, parse_obj};
 pub use ops::{
@@ -55,6 +56,7 @@ pub use primitives::{
     RoundedCuboid, RoundedPolygon, Segment, Torus, UNBOUNDED_EXTENT,
 };
 pub use shape::{ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT};
+pub use shape_serde::{decode_shapes, ShapeDecodeError};
 
 use fathom_math::{Aabb, Real, Vector};
 

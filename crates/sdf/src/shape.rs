@@ -13,7 +13,7 @@
 //! be dropped. Values read from a file are checked by [`Shape::validate`] (done by
 //! [`Shape::from_ron`]).
 
-use crate::grid::GridSource;
+use crate::grid::{GridCache, GridSource};
 use crate::ops::{
     Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,
     SmoothUnion, Transformed, Union,
@@ -63,7 +63,11 @@ type Child<const D: usize> = Box<Shape<D>>;
 /// assert!((triangle.distance(&v(1.0, -1.0)) - 1.0).abs() < 1e-6);
 /// # Ok::<(), fathom_sdf::SdfError>(())
 /// ```
+///
+/// Decoding is depth-bounded in every format: `remote = "Self"` turns the derived serde code
+/// into inherent functions that the trait impls in `shape_serde.rs` wrap with a depth count.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub enum Shape<const D: usize>
 where
     Space<D>: Dim<D>,
@@ -224,13 +228,7 @@ where
     /// Refuses a tree deeper than [`MAX_SHAPE_DEPTH`] before anything recurses into it.
     fn check_depth(&self) -> Result<()> {
         if self.depth() > MAX_SHAPE_DEPTH {
-            return Err(SdfError::Invalid {
-                field: "shape",
-                reason: format!(
-                    "the shape tree is deeper than {MAX_SHAPE_DEPTH} nodes (operators nested \
-                     in operators)"
-                ),
-            });
+            return Err(crate::shape_serde::too_deep());
         }
         Ok(())
     }
@@ -308,9 +306,28 @@ where
     }
 
     /// Loads every grid in the tree given by file path, resolving relative paths against `base`.
+    /// A file named several times is read once and shared (see [`GridCache`]).
     pub fn load_files(&mut self, base: &Path) -> Result<()> {
+        self.load_files_cached(base, &mut GridCache::default())
+    }
+
+    /// [`Shape::load_files`], taking grids already in `cache` (by full path) instead of reading
+    /// their files again, and adding those it reads.
+    pub fn load_files_cached(&mut self, base: &Path, cache: &mut GridCache<D>) -> Result<()> {
         self.visit_mut(&mut |s| match s {
-            Shape::Grid(g) => g.load(base),
+            Shape::Grid(g) => g.load_cached(base, cache),
+            _ => Ok(()),
+        })
+    }
+
+    /// Calls `f` on every baked grid in the tree, parents first (what a snapshot stores and
+    /// restores for grids given by file).
+    pub fn for_each_grid_mut(
+        &mut self,
+        f: &mut impl FnMut(&mut GridSource<D>) -> Result<()>,
+    ) -> Result<()> {
+        self.visit_mut(&mut |s| match s {
+            Shape::Grid(g) => f(g),
             _ => Ok(()),
         })
     }

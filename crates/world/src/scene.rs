@@ -148,16 +148,20 @@ where
     }
 
     /// Loads the files the scene's shapes refer to (baked grids), relative to `base`; an
-    /// error names the collider's shape by its path in the scene.
+    /// error names the collider's shape by its path in the scene. A file named by many
+    /// colliders is read once and its samples shared ([`fathom_sdf::GridCache`]).
     pub fn load_files(&mut self, base: &std::path::Path) -> Result<(), SceneError> {
+        let mut cache = fathom_sdf::GridCache::default();
         for (i, b) in self.bodies.iter_mut().enumerate() {
             for (k, c) in b.colliders.iter_mut().enumerate() {
-                c.shape.load_files(base).map_err(|source| {
-                    SceneError::Invalid(WorldError::Shape {
-                        field: format!("bodies[{i}].colliders[{k}].shape"),
-                        source,
-                    })
-                })?;
+                c.shape
+                    .load_files_cached(base, &mut cache)
+                    .map_err(|source| {
+                        SceneError::Invalid(WorldError::Shape {
+                            field: format!("bodies[{i}].colliders[{k}].shape"),
+                            source,
+                        })
+                    })?;
             }
         }
         Ok(())

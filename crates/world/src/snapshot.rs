@@ -9,10 +9,18 @@
 //! [`SnapshotError::Truncated`], a flipped bit is [`SnapshotError::Checksum`],
 //! a 2D snapshot loaded into a 3D world is [`SnapshotError::Dimension`].
 //!
-//! **RON** is the same data as text, `(version, dim, checksum, world)`. The
-//! checksum is FNV-1a of the world's binary encoding, so a corrupted value is
+//! **RON** is the same data as text, `(version, dim, checksum, world, grids)`.
+//! The checksum is FNV-1a of the binary payload, so a corrupted value is
 //! caught after parsing; it is optional, so a hand-edited snapshot may drop it.
 //! Floats survive the text round trip exactly (shortest round-trip printing).
+//!
+//! **Grids travel inside.** The payload is the world and then its grid table
+//! (`snapshot/grids.rs`): the samples of every grid given by file, each distinct
+//! grid once, so a snapshot restores without the grid files and bit for bit.
+//!
+//! **Decoding is depth-bounded.** Shape trees are read through
+//! [`fathom_sdf::decode_shapes`]: a tree deeper than [`fathom_sdf::MAX_SHAPE_DEPTH`]
+//! stops the decoder at that depth, [`SnapshotError::ShapeTooDeep`], in either format.
 //!
 //! **Restoring is all or nothing.** The snapshot is decoded into a fresh world
 //! and checked (arenas' bookkeeping, handles that point at live objects, finite
@@ -27,13 +35,18 @@ use crate::error::{check_finite, check_finite_all, check_non_negative, WorldErro
 use crate::metrics::Fnv1a;
 use crate::world::World;
 use fathom_math::{is_finite_vec, Dim, Space};
+use fathom_sdf::{decode_shapes, ShapeDecodeError, MAX_SHAPE_DEPTH};
+use grids::GridTable;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod grids;
+
 const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// The snapshot format version this build writes and reads (2: bodies carry the guard's
-/// frozen flag and solver settings the angular speed cap).
-pub const SNAPSHOT_VERSION: u16 = 2;
+/// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
+/// travel in the snapshot).
+pub const SNAPSHOT_VERSION: u16 = 3;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -83,6 +96,13 @@ pub enum SnapshotError {
     /// The payload (binary) or text (RON) does not decode as a world.
     #[error("snapshot does not decode: {0}")]
     Decode(String),
+    /// A shape tree in the snapshot is deeper than [`fathom_sdf::MAX_SHAPE_DEPTH`]; decoding
+    /// stopped at that depth.
+    #[error("snapshot holds a shape tree deeper than the limit of {max} nodes (MAX_SHAPE_DEPTH)")]
+    ShapeTooDeep {
+        /// The limit, [`fathom_sdf::MAX_SHAPE_DEPTH`].
+        max: usize,
+    },
     /// The snapshot decodes, but to a world that breaks an invariant.
     #[error("snapshot is inconsistent: {0}")]
     Inconsistent(String),
@@ -98,8 +118,55 @@ fn fnv(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// The RON form.
-#[derive(Serialize, Deserialize)]
+/// A decode failure as a snapshot error.
+fn decode_error<E: std::fmt::Display>(e: ShapeDecodeError<E>) -> SnapshotError {
+    match e {
+        ShapeDecodeError::TooDeep => SnapshotError::ShapeTooDeep {
+            max: MAX_SHAPE_DEPTH,
+        },
+        ShapeDecodeError::Format(e) => SnapshotError::Decode(e.to_string()),
+    }
+}
+
+/// The binary payload as written: the world, then its grids.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct PayloadRef<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    world: &'a World<D>,
+    grids: &'a GridTable<D>,
+}
+
+/// The binary payload as read.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct Payload<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    world: World<D>,
+    grids: GridTable<D>,
+}
+
+/// The RON form as written.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct RonSnapshotRef<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    version: u16,
+    dim: u8,
+    checksum: Option<u64>,
+    world: &'a World<D>,
+    grids: &'a GridTable<D>,
+}
+
+/// The RON form as read (a hand-written snapshot may leave out the checksum, and the grids
+/// when the world names no grid file).
+#[derive(Deserialize)]
 #[serde(bound = "")]
 struct RonSnapshot<const D: usize>
 where
@@ -110,20 +177,23 @@ where
     #[serde(default)]
     checksum: Option<u64>,
     world: World<D>,
+    #[serde(default)]
+    grids: GridTable<D>,
 }
 
 impl<const D: usize> World<D>
 where
     Space<D>: Dim<D>,
 {
-    fn payload(&self) -> Vec<u8> {
+    fn payload(&self, grids: &GridTable<D>) -> Vec<u8> {
         // Plain data (numbers, vectors, enums) always encodes.
-        bincode::serde::encode_to_vec(self, bincode_config()).expect("a world always encodes")
+        bincode::serde::encode_to_vec(PayloadRef { world: self, grids }, bincode_config())
+            .expect("a world always encodes")
     }
 
-    /// The world as a binary snapshot (header + bincode payload).
+    /// The world as a binary snapshot (header + bincode payload of the world and its grids).
     pub fn snapshot(&self) -> Vec<u8> {
-        let payload = self.payload();
+        let payload = self.payload(&GridTable::of(self));
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
@@ -137,36 +207,38 @@ where
 
     /// The world as a RON snapshot.
     pub fn snapshot_ron(&self) -> String {
-        let snap = RonSnapshot {
+        let grids = GridTable::of(self);
+        let snap = RonSnapshotRef {
             version: SNAPSHOT_VERSION,
             dim: D as u8,
-            checksum: Some(fnv(&self.payload())),
-            world: self.clone_via_payload(),
+            checksum: Some(fnv(&self.payload(&grids))),
+            world: self,
+            grids: &grids,
         };
         // Plain data always serialises to RON.
         ron::ser::to_string_pretty(&snap, ron::ser::PrettyConfig::default())
             .expect("a world always serialises")
     }
 
-    /// A copy of the serialised state (the world holds a broadphase and a hook that are
-    /// not `Clone`; the copy rebuilds its broadphase before it steps).
-    fn clone_via_payload(&self) -> Self {
-        let (w, _) = bincode::serde::decode_from_slice(&self.payload(), bincode_config())
-            .expect("a world decodes its own encoding");
-        w
-    }
-
     /// A world restored from a binary snapshot.
     pub fn from_snapshot(bytes: &[u8]) -> Result<Self, SnapshotError> {
         let payload = check_header::<D>(bytes)?;
-        let (mut w, used): (Self, usize) =
-            bincode::serde::decode_from_slice(payload, bincode_config())
-                .map_err(|e| SnapshotError::Decode(e.to_string()))?;
+        let (Payload { world, grids }, used): (Payload<D>, usize) =
+            decode_shapes(|| bincode::serde::decode_from_slice(payload, bincode_config()))
+                .map_err(decode_error)?;
         if used != payload.len() {
             return Err(SnapshotError::TrailingBytes {
                 extra: payload.len() - used,
             });
         }
+        Self::restored(world, &grids)
+    }
+
+    /// A decoded world with its grids given back, checked and ready to step.
+    fn restored(mut w: Self, grids: &GridTable<D>) -> Result<Self, SnapshotError> {
+        grids
+            .attach(&mut w)
+            .map_err(|e| SnapshotError::Inconsistent(e.to_string()))?;
         w.check_restored()?;
         w.ensure_broadphase();
         Ok(w)
@@ -174,9 +246,8 @@ where
 
     /// A world restored from a RON snapshot.
     pub fn from_snapshot_ron(text: &str) -> Result<Self, SnapshotError> {
-        let snap: RonSnapshot<D> = fathom_sdf::ron_options()
-            .from_str(text)
-            .map_err(|e| SnapshotError::Decode(e.to_string()))?;
+        let snap: RonSnapshot<D> =
+            decode_shapes(|| fathom_sdf::ron_options().from_str(text)).map_err(decode_error)?;
         if snap.version != SNAPSHOT_VERSION {
             return Err(SnapshotError::Version {
                 found: snap.version,
@@ -189,16 +260,13 @@ where
                 expected: D as u8,
             });
         }
-        let mut w = snap.world;
         if let Some(expected) = snap.checksum {
-            let found = fnv(&w.payload());
+            let found = fnv(&snap.world.payload(&snap.grids));
             if found != expected {
                 return Err(SnapshotError::Checksum { expected, found });
             }
         }
-        w.check_restored()?;
-        w.ensure_broadphase();
-        Ok(w)
+        Self::restored(snap.world, &snap.grids)
     }
 
     /// Replaces this world by a binary snapshot; on error nothing changes. The pair

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod catalogue;
+mod grid_checks;
 mod grids;
 mod meshing;
 mod oracle;

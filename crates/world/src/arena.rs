@@ -43,11 +43,38 @@ pub trait Handle: Copy {
     fn raw(self) -> RawHandle;
 }
 
+impl std::fmt::Display for RawHandle {
+    /// `3v0`: slot 3, generation 0.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.index, self.generation)
+    }
+}
+
+/// Writes a handle for people: `body 3v0` (Display) and `BodyHandle(3v0)` (Debug).
+macro_rules! readable_handle {
+    ($name:ident, $noun:literal) => {
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($noun, " {}"), self.0)
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!(stringify!($name), "({})"), self.0)
+            }
+        }
+    };
+}
+pub(crate) use readable_handle;
+
 macro_rules! handle_type {
-    ($(#[$doc:meta])* $name:ident) => {
+    ($(#[$doc:meta])* $name:ident, $noun:literal) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         pub struct $name(pub RawHandle);
+
+        readable_handle!($name, $noun);
 
         impl Handle for $name {
             fn from_raw(raw: RawHandle) -> Self {
@@ -61,12 +88,14 @@ macro_rules! handle_type {
 }
 
 handle_type!(
-    /// Addresses a body in a [`crate::World`].
-    BodyHandle
+    /// Addresses a body in a [`crate::World`]. Prints as `body 3v0` (slot 3, generation 0).
+    BodyHandle,
+    "body"
 );
 handle_type!(
-    /// Addresses a collider in a [`crate::World`].
-    ColliderHandle
+    /// Addresses a collider in a [`crate::World`]. Prints as `collider 3v0`.
+    ColliderHandle,
+    "collider"
 );
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -28,9 +28,11 @@ use fathom_solver::{
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
 
-/// Addresses a joint in a [`World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Addresses a joint in a [`World`]. Prints as `joint 3v0` (slot 3, generation 0).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct JointHandle(pub RawHandle);
+
+crate::arena::readable_handle!(JointHandle, "joint");
 
 impl Handle for JointHandle {
     fn from_raw(raw: RawHandle) -> Self {

@@ -260,3 +260,18 @@ fn serialised_world_resumes_bit_identically() {
     }
     assert_eq!(restored.state_hash(), w.state_hash());
 }
+
+#[test]
+fn handles_print_for_people() {
+    use crate::arena::RawHandle;
+    let raw = RawHandle {
+        index: 3,
+        generation: 1,
+    };
+    assert_eq!(crate::BodyHandle(raw).to_string(), "body 3v1");
+    assert_eq!(
+        format!("{:?}", crate::ColliderHandle(raw)),
+        "ColliderHandle(3v1)"
+    );
+    assert_eq!(crate::JointHandle(raw).to_string(), "joint 3v1");
+}

@@ -31,7 +31,14 @@ use std::path::Path;
 type Child<const D: usize> = Box<Shape<D>>;
 
 /// Any Fathom shape in `D` dimensions, in its own local frame. See the module docs.
+///
+/// Reading a shape (from RON, from a binary snapshot, from any serde format) refuses a tree
+/// deeper than [`MAX_SHAPE_DEPTH`] as soon as it gets there, so no reader recurses further
+/// (a thread-local count of the shapes being read, one inside the other).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// The derived code becomes `Shape::serialize` / `Shape::deserialize`; the trait impls below
+// wrap it to count the nesting.
+#[serde(remote = "Self")]
 pub enum Shape<const D: usize>
 where
     Space<D>: Dim<D>,
@@ -153,6 +160,84 @@ where
 /// of nesting, and a shape node takes up to 4). Evaluating a field recurses once per level.
 pub const MAX_SHAPE_DEPTH: usize = 24;
 
+impl<const D: usize> Serialize for Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        Shape::serialize(self, serializer)
+    }
+}
+
+impl<'de, const D: usize> Deserialize<'de> for Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn deserialize<De: serde::Deserializer<'de>>(
+        deserializer: De,
+    ) -> std::result::Result<Self, De::Error> {
+        let _level = DepthGuard::enter().map_err(serde::de::Error::custom)?;
+        Shape::deserialize(deserializer)
+    }
+}
+
+/// How many shapes are being read, one inside the other, on this thread: a reader reads a
+/// child while reading its parent, on the same thread, so this is the depth reached.
+struct DepthGuard;
+
+thread_local! {
+    static READ_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl DepthGuard {
+    /// One level deeper; refused past [`MAX_SHAPE_DEPTH`] with the message a reader reports
+    /// (with its position, for RON).
+    fn enter() -> std::result::Result<Self, String> {
+        READ_DEPTH.with(|d| {
+            if d.get() >= MAX_SHAPE_DEPTH {
+                return Err(depth_message());
+            }
+            d.set(d.get() + 1);
+            Ok(DepthGuard)
+        })
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        READ_DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+/// What a tree deeper than [`MAX_SHAPE_DEPTH`] is told, read or built.
+fn depth_message() -> String {
+    format!(
+        "the shape tree is deeper than {MAX_SHAPE_DEPTH} nodes (operators nested in operators; \
+         the limit is fathom_sdf::MAX_SHAPE_DEPTH)"
+    )
+}
+
+/// ron's message for a parse error, with the one ron words for its own API (past
+/// [`RON_RECURSION_LIMIT`] levels of nesting it suggests raising `ron::Options::recursion_limit`)
+/// reworded for a file's author. Fathom's RON readers report ron's errors with this.
+pub fn ron_error_message(code: &ron::Error) -> String {
+    match code {
+        ron::Error::ExceededRecursionLimit => format!(
+            "the text nests deeper than {RON_RECURSION_LIMIT} levels of brackets; a shape tree \
+             may be at most {MAX_SHAPE_DEPTH} nodes deep (fathom_sdf::MAX_SHAPE_DEPTH)"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// [`ron_error_message`] with the position: `line:column: message`.
+fn ron_error_with_position(e: &ron::error::SpannedError) -> String {
+    format!("{}: {}", e.span.start, ron_error_message(&e.code))
+}
+
 /// Levels of nesting a RON reader accepts: room for a [`MAX_SHAPE_DEPTH`]-deep shape inside a
 /// scene or a snapshot (ron's default of 128 refused 24 nested roundings in a snapshot), and
 /// still a bound that keeps a hostile file's recursion far from the stack's end.
@@ -194,10 +279,7 @@ where
         if self.depth() > MAX_SHAPE_DEPTH {
             return Err(SdfError::Invalid {
                 field: "shape",
-                reason: format!(
-                    "the shape tree is deeper than {MAX_SHAPE_DEPTH} nodes (operators nested \
-                     in operators)"
-                ),
+                reason: depth_message(),
             });
         }
         Ok(())
@@ -241,10 +323,11 @@ where
     /// kind of the other dimension is [`SdfError::Parse`]; a bad value is the error
     /// [`Shape::validate`] gives. Grids given by file path are left unloaded (see [`Shape::load_files`]).
     pub fn from_ron(text: &str) -> Result<Self> {
+        let text = crate::strip_byte_order_mark(text);
         let shape: Self = ron_options().from_str(text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: None,
-            message: e.to_string(),
+            message: ron_error_with_position(&e),
         })?;
         shape.check_depth()?;
         shape.check(true)?;
@@ -255,14 +338,11 @@ where
     /// folder) and validates it.
     pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SdfError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = crate::read_text_limited(path, crate::MAX_RON_FILE_BYTES)?;
         let mut shape: Self = ron_options().from_str(&text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: Some(path.display().to_string()),
-            message: e.to_string(),
+            message: ron_error_with_position(&e),
         })?;
         shape.load_files(path.parent().unwrap_or(Path::new(".")))?;
         shape.validate()?;

@@ -2,9 +2,12 @@
 
 mod bad_input;
 mod catalogue;
+mod files;
 mod grids;
 mod meshing;
 mod oracle;
+mod polygons;
 mod properties;
+mod reading_depth;
 mod roundtrip;
 mod support;

@@ -17,9 +17,12 @@ fn rounded_ron(depth: usize) -> String {
 fn ron_past_the_limit_names_it() {
     assert!(Shape3::from_ron(&rounded_ron(MAX_SHAPE_DEPTH - 1)).is_ok());
     for depth in [MAX_SHAPE_DEPTH, 100, 10_000] {
-        let e = Shape3::from_ron(&rounded_ron(depth)).unwrap_err().to_string();
+        let e = Shape3::from_ron(&rounded_ron(depth))
+            .unwrap_err()
+            .to_string();
         assert!(
-            e.contains(&format!("deeper than {MAX_SHAPE_DEPTH} nodes")) && !e.contains("serde_stacker"),
+            e.contains(&format!("deeper than {MAX_SHAPE_DEPTH} nodes"))
+                && !e.contains("serde_stacker"),
             "{depth}: {e}"
         );
     }
@@ -39,7 +42,10 @@ fn a_100000_deep_binary_shape_is_an_error() {
     bytes.extend(&leaf);
     let r = bincode::serde::decode_from_slice::<Shape3, _>(&bytes, config);
     let e = r.expect_err("past the depth limit").to_string();
-    assert!(e.contains(&format!("deeper than {MAX_SHAPE_DEPTH} nodes")), "{e}");
+    assert!(
+        e.contains(&format!("deeper than {MAX_SHAPE_DEPTH} nodes")),
+        "{e}"
+    );
     // At the limit it decodes.
     let mut bytes = prefix.repeat(MAX_SHAPE_DEPTH - 1);
     bytes.extend(&leaf);

@@ -123,6 +123,34 @@ pub enum SdfError {
         /// What the parser said, with the position or field name where it has one.
         message: String,
     },
+    /// A file larger than the limit for its kind (see [`crate::read_limited`]); nothing past
+    /// the limit was read.
+    #[error("`{path}` is larger than {max_bytes} bytes, the most read from a file of this kind")]
+    FileTooLarge {
+        /// The file.
+        path: String,
+        /// The limit, bytes.
+        max_bytes: u64,
+    },
+    /// A path that names a device, a directory or a socket rather than a file (`/dev/zero`
+    /// would never end): refused before anything is read.
+    #[error("`{path}` is a {kind}, not a file")]
+    NotAFile {
+        /// The path.
+        path: String,
+        /// What it is: `"character device"`, `"directory"`, ...
+        kind: &'static str,
+    },
+    /// A list longer than its limit (a polygon's vertices, a mesh's triangles).
+    #[error("`{field}` has {value} entries, more than the limit of {max}")]
+    TooMany {
+        /// The list that was too long.
+        field: &'static str,
+        /// Its length.
+        value: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A file that could not be read or written.
     #[error("cannot access `{path}`: {message}")]
     Io {

@@ -156,10 +156,7 @@ impl<const D: usize> BakedGrid<D> {
     /// Reads a grid file, checking its header, its dimension and its samples.
     pub fn load(path: &Path) -> Result<Self> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| SdfError::Io {
-            path: name.clone(),
-            message: e.to_string(),
-        })?;
+        let bytes = crate::read_limited(path, crate::MAX_GRID_FILE_BYTES)?;
         let bad = |message: String| SdfError::Parse {
             format: "grid",
             path: Some(name.clone()),

@@ -34,6 +34,7 @@ mod mesh;
 mod mesh_bake;
 pub mod ops;
 pub mod primitives;
+mod read;
 mod shape;
 mod shape_serde;
 #[cfg(test)]
@@ -45,7 +46,7 @@ pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };
 pub use grid::{BakedGrid, GridCache, GridSource, MAX_GRID_SAMPLES};
-pub use mesh::{mesh_grid, mesh_sdf, TriMesh};
+pub use mesh::{mesh_grid, mesh_sdf, TriMesh, MAX_MESH_TRIANGLES, MAX_MESH_VERTICES};
 pub use mesh_bake::{load_obj, parse_obj};
 pub use ops::{
     Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,
@@ -53,9 +54,15 @@ pub use ops::{
 };
 pub use primitives::{
     Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
-    RoundedCuboid, RoundedPolygon, Segment, Torus, UNBOUNDED_EXTENT,
+    RoundedCuboid, RoundedPolygon, Segment, Torus, MAX_POLYGON_VERTICES, UNBOUNDED_EXTENT,
 };
-pub use shape::{ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT};
+pub use read::{
+    read_limited, read_text_limited, strip_byte_order_mark, BYTE_ORDER_MARK, MAX_GRID_FILE_BYTES,
+    MAX_OBJ_FILE_BYTES, MAX_RON_FILE_BYTES,
+};
+pub use shape::{
+    ron_error_message, ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT,
+};
 pub use shape_serde::{decode_shapes, ShapeDecodeError};
 
 use fathom_math::{Aabb, Real, Vector};

@@ -16,6 +16,15 @@ use fast_surface_nets::{surface_nets, SurfaceNetsBuffer};
 use fathom_math::{Aabb, Real, Vector3};
 use serde::{Deserialize, Serialize};
 
+/// Most vertices a [`TriMesh`] may have: 2^22 (4,194,304), 48 MiB of positions. A 64 MiB
+/// OBJ file ([`crate::MAX_OBJ_FILE_BYTES`]) holds about 2 million; a collision mesh is only
+/// baked to a grid, whose resolution, not the mesh's, decides the detail.
+pub const MAX_MESH_VERTICES: usize = 1 << 22;
+
+/// Most triangles a [`TriMesh`] may have: 2^22 (4,194,304). Checking closedness sorts three
+/// edges per triangle (about 100 MiB at the limit) and baking builds a tree over them.
+pub const MAX_MESH_TRIANGLES: usize = 1 << 22;
+
 /// Cells of padding around the bounds when meshing.
 const MESH_PADDING_CELLS: Real = 2.0;
 
@@ -29,8 +38,8 @@ pub struct TriMesh {
 }
 
 impl TriMesh {
-    /// A mesh from vertices and triangles. Checked: at least one of each, finite vertices,
-    /// indices in range. (Closedness is checked where it matters, see [`TriMesh::check_closed`].)
+    /// A mesh from vertices and triangles. Checked: at least one of each, at most
+    /// [`MAX_MESH_VERTICES`] and [`MAX_MESH_TRIANGLES`], finite vertices, indices in range. (Closedness is checked where it matters, see [`TriMesh::check_closed`].)
     pub fn new(vertices: Vec<Vector3>, indices: Vec<[u32; 3]>) -> Result<Self> {
         let mesh = Self { vertices, indices };
         mesh.validate()?;
@@ -45,6 +54,8 @@ impl TriMesh {
         if self.indices.is_empty() {
             return Err(SdfError::EmptyMesh { field: "indices" });
         }
+        check_count("vertices", self.vertices.len(), MAX_MESH_VERTICES)?;
+        check_count("indices", self.indices.len(), MAX_MESH_TRIANGLES)?;
         for v in &self.vertices {
             check_finite_vec("vertices", v)?;
         }
@@ -129,6 +140,14 @@ impl TriMesh {
     pub fn bounds(&self) -> Aabb<3> {
         Aabb::from_points(&self.vertices)
     }
+}
+
+/// Refuses a list longer than `max`, naming it.
+fn check_count(field: &'static str, value: usize, max: usize) -> Result<()> {
+    if value > max {
+        return Err(SdfError::TooMany { field, value, max });
+    }
+    Ok(())
 }
 
 /// Meshes the surface `distance = 0` of `sdf` with surface nets on cells of `cell` metres.

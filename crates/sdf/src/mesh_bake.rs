@@ -75,15 +75,13 @@ impl BakedGrid<3> {
 
 /// Reads every object of an OBJ file into one triangle mesh (polygons are triangulated;
 /// normals, texture coordinates and materials are ignored). Errors: the file cannot be read
-/// ([`SdfError::Io`]), it is not valid OBJ ([`SdfError::Parse`] with format `"OBJ"`), or it
+/// ([`SdfError::Io`]), is larger than [`crate::MAX_OBJ_FILE_BYTES`]
+/// ([`SdfError::FileTooLarge`]) or is not a file ([`SdfError::NotAFile`]), it is not valid OBJ ([`SdfError::Parse`] with format `"OBJ"`), or it
 /// holds no triangles ([`SdfError::EmptyMesh`]) or a bad index.
 pub fn load_obj(path: impl AsRef<Path>) -> Result<TriMesh> {
     let path = path.as_ref();
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SdfError::Io {
-        path: name.clone(),
-        message: e.to_string(),
-    })?;
+    let text = crate::read_text_limited(path, crate::MAX_OBJ_FILE_BYTES)?;
     parse_obj_named(&text, Some(name))
 }
 

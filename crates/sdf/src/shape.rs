@@ -189,6 +189,24 @@ where
 /// of nesting, and a shape node takes up to 4). Evaluating a field recurses once per level.
 pub const MAX_SHAPE_DEPTH: usize = 24;
 
+/// ron's message for a parse error, with the one ron words for its own API (past
+/// [`RON_RECURSION_LIMIT`] levels of nesting it suggests raising `ron::Options::recursion_limit`)
+/// reworded for a file's author. Fathom's RON readers report ron's errors with this.
+pub fn ron_error_message(code: &ron::Error) -> String {
+    match code {
+        ron::Error::ExceededRecursionLimit => format!(
+            "the text nests deeper than {RON_RECURSION_LIMIT} levels of brackets; a shape tree \
+             may be at most {MAX_SHAPE_DEPTH} nodes deep (fathom_sdf::MAX_SHAPE_DEPTH)"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// [`ron_error_message`] with the position: `line:column: message`.
+fn ron_error_with_position(e: &ron::error::SpannedError) -> String {
+    format!("{}: {}", e.span.start, ron_error_message(&e.code))
+}
+
 /// Levels of nesting a RON reader accepts: room for a [`MAX_SHAPE_DEPTH`]-deep shape inside a
 /// scene or a snapshot (ron's default of 128 refused 24 nested roundings in a snapshot), and
 /// still a bound that keeps a hostile file's recursion far from the stack's end.
@@ -271,10 +289,11 @@ where
     /// kind of the other dimension is [`SdfError::Parse`]; a bad value is the error
     /// [`Shape::validate`] gives. Grids given by file path are left unloaded (see [`Shape::load_files`]).
     pub fn from_ron(text: &str) -> Result<Self> {
+        let text = crate::strip_byte_order_mark(text);
         let shape: Self = ron_options().from_str(text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: None,
-            message: e.to_string(),
+            message: ron_error_with_position(&e),
         })?;
         shape.check_depth()?;
         shape.check(true)?;
@@ -285,14 +304,11 @@ where
     /// folder) and validates it.
     pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SdfError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = crate::read_text_limited(path, crate::MAX_RON_FILE_BYTES)?;
         let mut shape: Self = ron_options().from_str(&text).map_err(|e| SdfError::Parse {
             format: "RON",
             path: Some(path.display().to_string()),
-            message: e.to_string(),
+            message: ron_error_with_position(&e),
         })?;
         shape.load_files(path.parent().unwrap_or(Path::new(".")))?;
         shape.validate()?;

@@ -217,7 +217,7 @@ where
     /// Checks every field (and every collider); the error names the first bad one.
     pub fn validate(&self) -> Result<(), WorldError> {
         check_finite_all("position", self.position.iter())?;
-        check_ang("rotation", &self.rotation)?;
+        check_rotation("rotation", &self.rotation)?;
         check_finite_all("linear_velocity", self.linear_velocity.iter())?;
         check_ang("angular_velocity", &self.angular_velocity)?;
         check_motion(
@@ -284,6 +284,28 @@ where
     Space<D>: Dim<D>,
 {
     *a == Space::<D>::ang_zero()
+}
+
+/// Checks an orientation (angle or scaled axis): finite, and giving a finite rotation. In 3D
+/// the angle is the scaled axis' length, which overflows f32 for components past about 1e19
+/// (`rotation: (1e30, 0, 0)` would make every pose NaN and be blamed on the shape).
+pub(crate) fn check_rotation<const D: usize>(
+    field: &str,
+    r: &AngVector<D>,
+) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    check_ang(field, r)?;
+    let turned = pose_from(&Vector::<D>::zeros(), r) * Vector::<D>::repeat(1.0);
+    if turned.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(WorldError::invalid(
+            field,
+            format!("is too large to turn into a rotation (its angle overflows f32), got {r:?}"),
+        ))
+    }
 }
 
 /// Describes a collider. Defaults: a ball of radius 0.5 at the body's origin,
@@ -449,7 +471,7 @@ where
             source,
         })?;
         check_finite_all("position", self.position.iter())?;
-        check_ang("rotation", &self.rotation)?;
+        check_rotation("rotation", &self.rotation)?;
         check_non_negative("density", self.density)?;
         if let Some(m) = self.mass {
             check_positive("mass", m)?;

@@ -106,7 +106,9 @@ pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use queries::{PointProjection, QueryError, QueryHit};
-pub use scene::{Scene, Scene2, Scene3, SceneError, SceneJoint};
+pub use scene::{
+    read_scene_text, Scene, Scene2, Scene3, SceneError, SceneJoint, MAX_SCENE_FILE_BYTES,
+};
 pub use scene_file::SceneFile;
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};

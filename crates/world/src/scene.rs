@@ -19,7 +19,8 @@
 //!
 //! Every field has a default (see [`BodyDesc`] and [`ColliderDesc`]), so a
 //! file only says what differs. Malformed text is a [`SceneError::Parse`]
-//! with the line and column; a well-formed file with a bad value is a
+//! with the line and column (a file over [`MAX_SCENE_FILE_BYTES`], or a path that is
+//! not a file, is [`SceneError::File`]); a well-formed file with a bad value is a
 //! [`SceneError::Invalid`] naming the field by its path
 //! (`bodies[3].colliders[0].density`). A misspelt field is a parse error, never
 //! silently ignored.
@@ -114,34 +115,66 @@ pub enum SceneError {
         /// The operating system's message.
         message: String,
     },
+    /// The scene file is larger than [`MAX_SCENE_FILE_BYTES`], or not a file (a device such
+    /// as `/dev/zero`, a directory): refused before it is read past the limit. The error
+    /// names the file and the limit.
+    #[error("cannot read scene file: {0}")]
+    File(fathom_sdf::SdfError),
     /// The scene could not be written as text.
     #[error("scene could not be serialised: {0}")]
     Serialise(String),
+}
+
+/// Largest scene file read, bytes: [`fathom_sdf::MAX_RON_FILE_BYTES`] (64 MiB; the shipped
+/// scenes are under 100 KiB, and large samples belong in grid files, read under their own
+/// limit).
+pub const MAX_SCENE_FILE_BYTES: u64 = fathom_sdf::MAX_RON_FILE_BYTES;
+
+impl SceneError {
+    /// A parse error from ron's, at its line and column, worded for the file's author (see
+    /// [`fathom_sdf::ron_error_message`]: too deep a file names the shape-depth limit, not
+    /// ron's options).
+    pub fn from_ron(e: &ron::error::SpannedError) -> Self {
+        SceneError::Parse {
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: fathom_sdf::ron_error_message(&e.code),
+        }
+    }
+
+    /// A scene file read with [`read_scene_text`] failed: [`SceneError::Io`] when the system
+    /// could not read it, [`SceneError::File`] when it was refused.
+    fn from_read(e: fathom_sdf::SdfError) -> Self {
+        match e {
+            fathom_sdf::SdfError::Io { path, message } => SceneError::Io { path, message },
+            other => SceneError::File(other),
+        }
+    }
+}
+
+/// The text of a scene file, read under [`MAX_SCENE_FILE_BYTES`] (so `/dev/zero` or a huge
+/// file costs nothing), without a leading UTF-8 byte-order mark.
+pub fn read_scene_text(path: &std::path::Path) -> Result<String, SceneError> {
+    fathom_sdf::read_text_limited(path, MAX_SCENE_FILE_BYTES).map_err(SceneError::from_read)
 }
 
 impl<const D: usize> Scene<D>
 where
     Space<D>: Dim<D>,
 {
-    /// Parses a RON scene. The values are checked by [`Scene::build`] (or [`Scene::validate`]).
+    /// Parses a RON scene (a leading UTF-8 byte-order mark is skipped). The values are
+    /// checked by [`Scene::build`] (or [`Scene::validate`]).
     pub fn from_ron_str(text: &str) -> Result<Self, SceneError> {
         fathom_sdf::ron_options()
-            .from_str(text)
-            .map_err(|e| SceneError::Parse {
-                line: e.span.start.line,
-                column: e.span.start.col,
-                message: e.code.to_string(),
-            })
+            .from_str(fathom_sdf::strip_byte_order_mark(text))
+            .map_err(|e| SceneError::from_ron(&e))
     }
 
-    /// Reads a RON scene file; shapes that refer to files (baked grids) are loaded
-    /// relative to the scene file's folder.
+    /// Reads a RON scene file (at most [`MAX_SCENE_FILE_BYTES`]); shapes that refer to files
+    /// (baked grids) are loaded relative to the scene file's folder.
     pub fn from_ron_file(path: impl AsRef<std::path::Path>) -> Result<Self, SceneError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = read_scene_text(path)?;
         let mut scene = Self::from_ron_str(&text)?;
         scene.load_files(path.parent().unwrap_or_else(|| std::path::Path::new(".")))?;
         Ok(scene)

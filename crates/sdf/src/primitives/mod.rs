@@ -9,7 +9,8 @@
 pub mod basic;
 pub mod planar;
 pub mod solid;
+pub(crate) mod sweep;
 
 pub use basic::{Ball, Capsule, Cuboid, HalfSpace, RoundedCuboid, UNBOUNDED_EXTENT};
-pub use planar::{ConvexPolygon, Polygon, RoundedPolygon, Segment};
+pub use planar::{ConvexPolygon, Polygon, RoundedPolygon, Segment, MAX_POLYGON_VERTICES};
 pub use solid::{CappedTorus, Cone, Cylinder, Torus};

@@ -4,11 +4,13 @@
 //! A polygon's distance is the distance to its nearest edge, negative inside
 //! (crossing-number test), which is exact; its gradient points away from the
 //! nearest edge point (towards it inside). Polygons are checked when built:
-//! enough vertices, finite, no zero-length edge, no self-intersection (a
-//! crossing polygon has no well-defined inside), and for the convex one, every
-//! turn the same way.
+//! enough vertices (and at most [`MAX_POLYGON_VERTICES`]), finite, no zero-length
+//! edge, no self-intersection (a crossing polygon has no well-defined inside; found by
+//! a sweep in O(n log n), see `sweep.rs`), and for the convex one, every turn the same
+//! way and once around in all (O(n)).
 
 use super::solid::closest_on_segment;
+use super::sweep::{sweep, Crossing};
 use crate::error::{check_finite_vec, check_positive, Result, SdfError};
 use crate::{normalize_or_axis, Sdf};
 use fathom_math::{Aabb, Real, Vector2};
@@ -108,36 +110,28 @@ fn polygon_eval(v: &[Vector2], p: &Vector2) -> (Real, Vector2) {
     (sign * len, g)
 }
 
-/// True when the closed segments `p1 p2` and `q1 q2` share a point.
-fn segments_touch(p1: &Vector2, p2: &Vector2, q1: &Vector2, q2: &Vector2) -> bool {
-    let d1 = (p2 - p1).perp(&(q1 - p1));
-    let d2 = (p2 - p1).perp(&(q2 - p1));
-    let d3 = (q2 - q1).perp(&(p1 - q1));
-    let d4 = (q2 - q1).perp(&(p2 - q1));
-    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-    {
-        return true;
-    }
-    let on = |a: &Vector2, b: &Vector2, p: &Vector2, d: Real| {
-        d == 0.0
-            && p.x >= a.x.min(b.x)
-            && p.x <= a.x.max(b.x)
-            && p.y >= a.y.min(b.y)
-            && p.y <= a.y.max(b.y)
-    };
-    on(p1, p2, q1, d1) || on(p1, p2, q2, d2) || on(q1, q2, p1, d3) || on(q1, q2, p2, d4)
-}
+/// Most vertices a polygon (simple, convex or rounded) may have: 2^18 = 262,144. Checking a
+/// polygon costs O(n log n) (about a second at the limit), but every distance evaluation visits
+/// every edge, so a shape this fine is already slow to collide; a finer outline belongs in a
+/// baked grid ([`crate::BakedGrid`]), whose evaluation costs the same at any detail.
+pub const MAX_POLYGON_VERTICES: usize = 1 << 18;
 
-/// Checks a simple polygon: at least 3 finite vertices, no zero-length edge, non-zero
-/// area, and no two non-adjacent edges touching (O(n²), done once at construction).
-fn check_simple_polygon(v: &[Vector2]) -> Result<()> {
+/// The checks every polygon gets, in O(n): between 3 and [`MAX_POLYGON_VERTICES`] finite
+/// vertices, no zero-length edge, non-zero area.
+fn check_polygon_basics(v: &[Vector2]) -> Result<()> {
     let n = v.len();
     if n < 3 {
         return Err(SdfError::TooSmall {
             field: "vertices",
             value: n,
             min: 3,
+        });
+    }
+    if n > MAX_POLYGON_VERTICES {
+        return Err(SdfError::TooMany {
+            field: "vertices",
+            value: n,
+            max: MAX_POLYGON_VERTICES,
         });
     }
     for p in v {
@@ -157,18 +151,77 @@ fn check_simple_polygon(v: &[Vector2]) -> Result<()> {
             reason: "the polygon has zero area".into(),
         });
     }
-    for i in 0..n {
-        for j in i + 1..n {
-            let adjacent = j == i + 1 || (i == 0 && j == n - 1);
-            if !adjacent && segments_touch(&v[i], &v[(i + 1) % n], &v[j], &v[(j + 1) % n]) {
-                return Err(SdfError::Invalid {
-                    field: "vertices",
-                    reason: format!("edges {i} and {j} intersect: the polygon must be simple"),
-                });
-            }
+    Ok(())
+}
+
+/// Checks a simple polygon: the basic checks, then no two non-adjacent edges touching and no
+/// two vertices at one point (a sweep, O(n log n), done once at construction).
+fn check_simple_polygon(v: &[Vector2]) -> Result<()> {
+    check_polygon_basics(v)?;
+    let reason = match sweep(v).crossing {
+        None => return Ok(()),
+        Some(Crossing::Edges(i, j)) => {
+            format!("edges {i} and {j} intersect: the polygon must be simple")
         }
+        Some(Crossing::Vertices(i, j)) => {
+            format!("vertices {i} and {j} coincide: the polygon must be simple")
+        }
+    };
+    Err(SdfError::Invalid {
+        field: "vertices",
+        reason,
+    })
+}
+
+/// Checks a strictly convex polygon in O(n): the basic checks, every turn strictly the way
+/// of the polygon's area, and the edges' directions turning once around in all. A closed
+/// outline that turns one way at every corner and once around in total is the boundary of a
+/// convex polygon, so it is simple without a sweep (a pentagram turns one way too, but twice
+/// around).
+fn check_convex_polygon(v: &[Vector2]) -> Result<()> {
+    check_polygon_basics(v)?;
+    let n = v.len();
+    let p: Vec<[f64; 2]> = v.iter().map(|q| [f64::from(q.x), f64::from(q.y)]).collect();
+    let area_sign = twice_area(v).signum() as f64;
+    let mut turning = 0.0f64;
+    for i in 0..n {
+        let (a, b, c) = (&p[i], &p[(i + 1) % n], &p[(i + 2) % n]);
+        if turn_sign(a, b, c) * area_sign <= 0.0 {
+            return Err(SdfError::Invalid {
+                field: "vertices",
+                reason: format!(
+                    "the polygon is not strictly convex at vertex {}",
+                    (i + 1) % n
+                ),
+            });
+        }
+        turning += turn_angle(a, b, c);
+    }
+    // Each corner turns by less than pi and the total is a whole number of turns, so
+    // rounding is exact for any float error below half a turn.
+    let turns = (turning.abs() / std::f64::consts::TAU).round();
+    if turns != 1.0 {
+        return Err(SdfError::Invalid {
+            field: "vertices",
+            reason: format!(
+                "the outline winds {turns} times around: a convex polygon must be simple"
+            ),
+        });
     }
     Ok(())
+}
+
+/// The exact turn at `b` going from `a` to `c`: positive left, negative right, zero straight
+/// on or back (only its sign is exact).
+fn turn_sign(a: &[f64; 2], b: &[f64; 2], c: &[f64; 2]) -> f64 {
+    let coord = |p: &[f64; 2]| robust::Coord { x: p[0], y: p[1] };
+    robust::orient2d(coord(a), coord(b), coord(c))
+}
+
+/// The signed angle the direction turns by at `b` going from `a` to `c`, radians.
+fn turn_angle(a: &[f64; 2], b: &[f64; 2], c: &[f64; 2]) -> f64 {
+    let (u, w) = ([b[0] - a[0], b[1] - a[1]], [c[0] - b[0], c[1] - b[1]]);
+    (u[0] * w[1] - u[1] * w[0]).atan2(u[0] * w[0] + u[1] * w[1])
 }
 
 /// A simple polygon (convex or not, e.g. a star or an L), vertices in order either way round.
@@ -224,23 +277,7 @@ impl ConvexPolygon {
 
     /// Checks the fields as [`ConvexPolygon::new`] does.
     pub fn validate(&self) -> Result<()> {
-        let v = &self.vertices;
-        check_simple_polygon(v)?;
-        let n = v.len();
-        let orientation = twice_area(v).signum();
-        for i in 0..n {
-            let turn = (v[(i + 1) % n] - v[i]).perp(&(v[(i + 2) % n] - v[(i + 1) % n]));
-            if turn * orientation <= 0.0 {
-                return Err(SdfError::Invalid {
-                    field: "vertices",
-                    reason: format!(
-                        "the polygon is not strictly convex at vertex {}",
-                        (i + 1) % n
-                    ),
-                });
-            }
-        }
-        Ok(())
+        check_convex_polygon(&self.vertices)
     }
 }
 

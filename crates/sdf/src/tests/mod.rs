@@ -2,10 +2,13 @@
 
 mod bad_input;
 mod catalogue;
+mod files;
 mod grid_checks;
 mod grids;
 mod meshing;
 mod oracle;
+mod polygons;
 mod properties;
+mod reading_depth;
 mod roundtrip;
 mod support;

@@ -123,18 +123,18 @@ impl DrivingScene {
 
     /// True when the file at `path` reads as a driving scene.
     pub fn is_driving_file(path: &Path) -> bool {
-        std::fs::read_to_string(path).is_ok_and(|t| Self::is_driving_text(&t))
+        fathom_world::read_scene_text(path).is_ok_and(|t| Self::is_driving_text(&t))
     }
 
     /// Parses a driving scene and checks every value.
     pub fn from_ron_str(text: &str) -> Result<Self, DrivingSceneError> {
         let scene: Self =
             fathom_sdf::ron_options()
-                .from_str(text)
+                .from_str(fathom_sdf::strip_byte_order_mark(text))
                 .map_err(|e| DrivingSceneError::Parse {
                     line: e.span.start.line,
                     column: e.span.start.col,
-                    message: e.code.to_string(),
+                    message: fathom_sdf::ron_error_message(&e.code),
                 })?;
         scene.validate()?;
         Ok(scene)
@@ -144,7 +144,8 @@ impl DrivingScene {
     /// relative to it.
     pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self, DrivingSceneError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| DrivingSceneError::Io {
+        // At most fathom_world::MAX_SCENE_FILE_BYTES, as any scene file.
+        let text = fathom_world::read_scene_text(path).map_err(|e| DrivingSceneError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;

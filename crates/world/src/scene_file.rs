@@ -48,14 +48,12 @@ impl SceneFile {
     }
 
     /// Reads a scene file, loads the files it refers to (baked grids, relative to it), then
-    /// checks every value. A bare scene of no stated dimension is 2D when the file's stem
+    /// checks every value (at most [`crate::MAX_SCENE_FILE_BYTES`]; a leading byte-order mark
+    /// is skipped). A bare scene of no stated dimension is 2D when the file's stem
     /// ends in `2d`, else 3D.
     pub fn from_ron_file(path: impl AsRef<Path>) -> Result<Self, SceneError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = crate::scene::read_scene_text(path)?;
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_lowercase());
         let prefer_2d = stem.is_some_and(|s| s.ends_with("2d"));
         let mut scene = Self::parse(&text, prefer_2d)?;
@@ -73,10 +71,11 @@ impl SceneFile {
 
     /// Parses without checking values (grid files are not loaded yet).
     fn parse(text: &str, prefer_2d: bool) -> Result<Self, SceneError> {
+        let text = fathom_sdf::strip_byte_order_mark(text);
         if first_item(text).is_some_and(is_wrapped_item) {
             let options = fathom_sdf::ron_options()
                 .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES);
-            return options.from_str(text).map_err(parse_error);
+            return options.from_str(text).map_err(|e| SceneError::from_ron(&e));
         }
         match (Scene2::from_ron_str(text), Scene3::from_ron_str(text)) {
             (Ok(s2), Ok(_)) if prefer_2d => Ok(Self::Scene2D(s2)),
@@ -151,13 +150,5 @@ fn further_error(a: SceneError, b: SceneError) -> SceneError {
         b
     } else {
         a
-    }
-}
-
-fn parse_error(e: ron::error::SpannedError) -> SceneError {
-    SceneError::Parse {
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
     }
 }

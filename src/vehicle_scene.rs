@@ -128,14 +128,13 @@ impl DrivingScene {
 
     /// Parses a driving scene and checks every value.
     pub fn from_ron_str(text: &str) -> Result<Self, DrivingSceneError> {
-        let scene: Self =
-            fathom_sdf::ron_options()
-                .from_str(fathom_sdf::strip_byte_order_mark(text))
-                .map_err(|e| DrivingSceneError::Parse {
-                    line: e.span.start.line,
-                    column: e.span.start.col,
-                    message: fathom_sdf::ron_error_message(&e.code),
-                })?;
+        let scene: Self = fathom_sdf::ron_options()
+            .from_str(fathom_sdf::strip_byte_order_mark(text))
+            .map_err(|e| DrivingSceneError::Parse {
+                line: e.span.start.line,
+                column: e.span.start.col,
+                message: fathom_sdf::ron_error_message(&e.code),
+            })?;
         scene.validate()?;
         Ok(scene)
     }

@@ -53,9 +53,15 @@ pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let scene = SceneFile::from_ron_file(path).map_err(|source| ViewerError::Scene {
-        path: path.to_path_buf(),
-        source,
+    let scene = SceneFile::from_ron_file(path).map_err(|source| match source {
+        fathom_world::SceneError::Io { message, .. } => ViewerError::Io {
+            path: path.to_path_buf(),
+            message,
+        },
+        source => ViewerError::Scene {
+            path: path.to_path_buf(),
+            source,
+        },
     })?;
     Ok(NamedScene::new(name, scene))
 }

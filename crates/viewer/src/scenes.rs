@@ -82,7 +82,10 @@ pub fn load_scene_dir(dir: impl AsRef<Path>) -> Result<Vec<NamedScene>, ViewerEr
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
     paths.sort();
-    paths.retain(|p| std::fs::read_to_string(p).map_or(true, |t| SceneFile::is_scene_text(&t)));
+    // Bounded like every scene read; a file that cannot be read is kept, so its load reports why.
+    paths.retain(|p| {
+        fathom_world::read_scene_text(p).map_or(true, |t| SceneFile::is_scene_text(&t))
+    });
     paths.iter().map(load_scene).collect()
 }
 

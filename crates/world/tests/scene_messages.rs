@@ -117,7 +117,7 @@ where
 {
     // Editors on some systems start a UTF-8 file with U+FEFF; it was `1:1 Expected identifier`.
     assert_eq!(load::<D>("\u{feff}(bodies: [(), ()])"), Got::Ok);
-    let dir = temp_dir("bom");
+    let dir = temp_dir(&format!("bom{D}"));
     let path = dir.join("scene.ron");
     std::fs::write(&path, "\u{feff}(bodies: [()])").unwrap();
     assert_eq!(Scene::<D>::from_ron_file(&path).unwrap().bodies.len(), 1);

@@ -85,6 +85,9 @@ where
 
     /// The incremental path: one tree query per moved proxy (see the module docs).
     fn update_moved_pairs(&mut self, moved: &[u32], changes: &mut PairChanges) {
+        if moved.is_empty() {
+            return;
+        }
         let results: Vec<MovedPartners> = if moved.len() >= self.config.parallel_threshold {
             moved
                 .par_iter()

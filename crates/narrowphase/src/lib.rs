@@ -198,8 +198,26 @@ pub fn contacts_with<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    run(a, pose_a, b, pose_b, opts, |q, ctx| q.contacts(ctx))
-        .map(|(manifolds, stats)| Contacts { manifolds, stats })
+    let mut manifolds = Vec::new();
+    contacts_into(a, pose_a, b, pose_b, opts, &mut manifolds)
+        .map(|stats| Contacts { manifolds, stats })
+}
+
+/// [`contacts_with`] appending to `out`, a buffer the caller keeps across queries: a world
+/// stepping thousands of pairs reuses one per pair, and the closed-form pairs (boxes,
+/// capsules, balls, half-spaces) then allocate nothing. On error `out` is left as it was.
+pub fn contacts_into<const D: usize>(
+    a: ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+    out: &mut Vec<Manifold<D>>,
+) -> Result<QueryStats, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    run(a, pose_a, b, pose_b, opts, |q, ctx| q.contacts(ctx, out)).map(|((), stats)| stats)
 }
 
 /// Validates the inputs, resolves the options, dispatches, runs `f`, returns its answer and stats.

@@ -10,6 +10,11 @@
 //! the set spanning the largest area.
 
 use fathom_math::{Dim, ManifoldPoints, Pose, Real, Space, Vector, MAX_MANIFOLD_POINTS};
+use smallvec::SmallVec;
+
+/// Candidates of one manifold before reduction: a box face clipped by a box face gives at
+/// most eight, which stay off the heap; the field searches may give more.
+pub(crate) type Candidates<const D: usize> = SmallVec<[Candidate<D>; 8]>;
 
 use crate::field::Field;
 use crate::types::{ContactPoint, Manifold};
@@ -97,7 +102,7 @@ pub(crate) fn reduce<const D: usize>(
     merge: Real,
     tol: Real,
     deep_key: Option<u32>,
-) -> Vec<Candidate<D>>
+) -> ManifoldPoints<Candidate<D>>
 where
     Space<D>: Dim<D>,
 {
@@ -112,7 +117,7 @@ where
         .filter(|c| deep_at.is_none_or(|p| (c.location() - p).norm() >= merge))
         .map(|c| c.depth)
         .fold(Real::INFINITY, Real::min);
-    let mut kept: Vec<Candidate<D>> = Vec::new();
+    let mut kept: Candidates<D> = Candidates::new();
     for c in candidates {
         let finite = c.depth.is_finite()
             && c.point_a
@@ -134,7 +139,7 @@ where
         kept.push(*c);
     }
     if kept.len() <= max_points {
-        return kept;
+        return kept.into_iter().collect();
     }
     area_maximising(&kept, n, max_points)
 }
@@ -146,12 +151,12 @@ fn area_maximising<const D: usize>(
     c: &[Candidate<D>],
     n: &Vector<D>,
     max_points: usize,
-) -> Vec<Candidate<D>>
+) -> ManifoldPoints<Candidate<D>>
 where
     Space<D>: Dim<D>,
 {
     let [t1, t2] = Space::<D>::tangents(n);
-    let plane: Vec<[Real; 2]> = c
+    let plane: SmallVec<[[Real; 2]; 16]> = c
         .iter()
         .map(|k| {
             let p = k.location();

@@ -9,7 +9,12 @@
 //! as the top). One source serves both dimensions: a face of a `D`-box has `2^(D-1)` corners
 //! and `2(D-1)` side planes.
 
+use fathom_math::arrayvec::ArrayVec;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
+
+/// A face polygon, clipped or not: a quadrilateral cut by four side planes keeps at most
+/// eight corners (each plane adds at most one), so it never needs the heap.
+pub(crate) type Polygon<const D: usize> = ArrayVec<ClipPoint<D>, 8>;
 
 /// A box in the world frame: centre, unit axes (columns of its rotation) and half extents.
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +82,7 @@ where
     }
 
     /// Every corner, indexed by the bits of its signs (bit `i` set: `+half[i]` along axis `i`).
-    pub fn corners(&self) -> Vec<Vector<D>> {
+    pub fn corners(&self) -> ArrayVec<Vector<D>, 8> {
         (0..1usize << D)
             .map(|bits| {
                 (0..D).fold(self.center, |p, i| {
@@ -111,8 +116,8 @@ where
     }
 
     /// The corners of a face in cyclic order (two in 2D, four in 3D).
-    pub fn face_polygon(&self, f: Face) -> Vec<ClipPoint<D>> {
-        let others: Vec<usize> = (0..D).filter(|&i| i != f.axis).collect();
+    pub fn face_polygon(&self, f: Face) -> Polygon<D> {
+        let others: ArrayVec<usize, 2> = (0..D).filter(|&i| i != f.axis).collect();
         let signs: &[[Real; 2]] = if D == 2 {
             &[[1.0, 0.0], [-1.0, 0.0]]
         } else {
@@ -138,7 +143,7 @@ where
 
     /// Clips a face polygon of another box by the side planes of this box's face `f`
     /// (Sutherland–Hodgman; a 2D face is a segment, clipped the same way and de-duplicated).
-    pub fn clip_to_face_sides(&self, f: Face, polygon: Vec<ClipPoint<D>>) -> Vec<ClipPoint<D>> {
+    pub fn clip_to_face_sides(&self, f: Face, polygon: Polygon<D>) -> Polygon<D> {
         let mut poly = polygon;
         let mut plane_index = 0u32;
         for i in (0..D).filter(|&i| i != f.axis) {
@@ -176,8 +181,8 @@ fn clip_polygon<const D: usize>(
     n: &Vector<D>,
     limit: Real,
     plane: u32,
-) -> Vec<ClipPoint<D>> {
-    let mut out = Vec::with_capacity(poly.len() + 2);
+) -> Polygon<D> {
+    let mut out = Polygon::new();
     for k in 0..poly.len() {
         let cur = poly[k];
         let prev = poly[(k + poly.len() - 1) % poly.len()];
@@ -204,8 +209,8 @@ fn clip_polygon<const D: usize>(
 }
 
 /// A clipped 2D "polygon" of two corners can come back with a repeated point: keep each once.
-fn dedup_segment<const D: usize>(poly: Vec<ClipPoint<D>>) -> Vec<ClipPoint<D>> {
-    let mut out: Vec<ClipPoint<D>> = Vec::with_capacity(2);
+fn dedup_segment<const D: usize>(poly: Polygon<D>) -> Polygon<D> {
+    let mut out = Polygon::new();
     for p in poly {
         if !out
             .iter()

@@ -50,23 +50,24 @@ pub(crate) struct Schedule {
     foundation: usize,
 }
 
-/// Greedy colouring of one group of contacts, appended to a schedule.
-struct Colourer {
+/// Greedy colouring of one group of contacts, appended to a schedule. Its tables are kept
+/// between steps (`used` of them are live), so a steady step colours without allocating.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Colourer {
     /// Per colour, a bit per body: taken by a contact of the colour.
     taken: Vec<Vec<u64>>,
     members: Vec<Vec<u32>>,
     overflow: Vec<u32>,
+    used: usize,
     words: usize,
 }
 
 impl Colourer {
-    fn new(bodies: usize) -> Self {
-        Self {
-            taken: Vec::new(),
-            members: Vec::new(),
-            overflow: Vec::new(),
-            words: bodies.div_ceil(64),
-        }
+    /// Empties the colouring for a group over `bodies` bodies, keeping its memory.
+    fn reset(&mut self, bodies: usize) {
+        self.used = 0;
+        self.overflow.clear();
+        self.words = bodies.div_ceil(64);
     }
 
     fn free(&self, colour: usize, bodies: &[Option<usize>; 2]) -> bool {
@@ -77,16 +78,26 @@ impl Colourer {
             .all(|&b| taken[b / 64] & (1 << (b % 64)) == 0)
     }
 
+    /// Opens colour `self.used`, reusing the tables of an earlier step's colour.
+    fn open(&mut self) -> usize {
+        let c = self.used;
+        if c == self.taken.len() {
+            self.taken.push(Vec::new());
+            self.members.push(Vec::new());
+        }
+        self.taken[c].clear();
+        self.taken[c].resize(self.words, 0);
+        self.members[c].clear();
+        self.used += 1;
+        c
+    }
+
     /// Puts contact `index`, whose dynamic bodies are `bodies`, in the first free colour.
     fn add(&mut self, index: u32, bodies: [Option<usize>; 2]) {
-        let found = (0..self.taken.len()).find(|&c| self.free(c, &bodies));
+        let found = (0..self.used).find(|&c| self.free(c, &bodies));
         let colour = match found {
             Some(c) => c,
-            None if self.taken.len() < MAX_COLOURS => {
-                self.taken.push(vec![0; self.words]);
-                self.members.push(Vec::new());
-                self.taken.len() - 1
-            }
+            None if self.used < MAX_COLOURS => self.open(),
             None => {
                 self.overflow.push(index);
                 return;
@@ -98,11 +109,12 @@ impl Colourer {
         self.members[colour].push(index);
     }
 
-    fn append_to(self, schedule: &mut Schedule) {
-        let serial = std::iter::once((self.overflow, true)).filter(|(o, _)| !o.is_empty());
-        for (members, serial) in self.members.into_iter().map(|m| (m, false)).chain(serial) {
+    fn append_to(&self, schedule: &mut Schedule) {
+        let lists = self.members[..self.used].iter().map(|m| (m, false));
+        let serial = std::iter::once((&self.overflow, true)).filter(|(o, _)| !o.is_empty());
+        for (members, serial) in lists.chain(serial) {
             let start = schedule.order.len();
-            schedule.order.extend(members);
+            schedule.order.extend_from_slice(members);
             let range = start..schedule.order.len();
             schedule.colours.push(Colour { range, serial });
         }
@@ -110,18 +122,21 @@ impl Colourer {
 }
 
 impl Schedule {
-    /// Colours `contacts` over `bodies`. A foundation contact has a body of zero inverse mass.
-    pub(crate) fn new<const D: usize>(
+    /// Colours `contacts` over `bodies`, in place of the last step's colouring (whose memory
+    /// `colourer` and `self` keep). A foundation contact has a body of zero inverse mass.
+    pub(crate) fn rebuild<const D: usize>(
+        &mut self,
         bodies: &[SolverBody<D>],
         contacts: &[ContactConstraint<D>],
-    ) -> Self
-    where
+        colourer: &mut Colourer,
+    ) where
         Space<D>: Dim<D>,
     {
         let dynamic = |i: usize| (bodies[i].motion == Motion::Dynamic).then_some(i);
-        let mut schedule = Self::default();
+        self.order.clear();
+        self.colours.clear();
         for foundation in [true, false] {
-            let mut colourer = Colourer::new(bodies.len());
+            colourer.reset(bodies.len());
             for (i, c) in contacts.iter().enumerate() {
                 let is_foundation =
                     bodies[c.body_a].inv_mass == 0.0 || bodies[c.body_b].inv_mass == 0.0;
@@ -129,11 +144,24 @@ impl Schedule {
                     colourer.add(i as u32, [dynamic(c.body_a), dynamic(c.body_b)]);
                 }
             }
-            colourer.append_to(&mut schedule);
+            colourer.append_to(self);
             if foundation {
-                schedule.foundation = schedule.colours.len();
+                self.foundation = self.colours.len();
             }
         }
+    }
+
+    /// A fresh colouring of `contacts` over `bodies`.
+    #[cfg(test)]
+    pub(crate) fn new<const D: usize>(
+        bodies: &[SolverBody<D>],
+        contacts: &[ContactConstraint<D>],
+    ) -> Self
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut schedule = Self::default();
+        schedule.rebuild(bodies, contacts, &mut Colourer::default());
         schedule
     }
 

@@ -61,7 +61,7 @@ pub use joints::{
     SphericalJoint, Spring,
 };
 pub use softness::Softness;
-pub use solver::{freeze_non_finite, step, SolverInput, SolverSettings};
+pub use solver::{freeze_non_finite, step, step_with, SolverInput, SolverScratch, SolverSettings};
 
 #[cfg(test)]
 mod tests;

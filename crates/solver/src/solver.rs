@@ -34,13 +34,13 @@
 //! contacts do not jitter. Joints run serially, before the contacts, at every stage.
 
 use crate::body::{Motion, SolverBody};
-use crate::colour::Schedule;
+use crate::colour::{Colourer, Schedule};
 use crate::constraint::Constraint;
 use crate::contact::{ContactConstraint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
 use crate::view::BodyView;
-use fathom_math::{Dim, Real, Space, Vector};
+use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -139,17 +139,49 @@ pub fn step<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverIn
 where
     Space<D>: Dim<D>,
 {
+    step_with(settings, dt, input, &mut SolverScratch::default());
+}
+
+/// The solver's working memory: the colouring and the prepared contacts of a step. A caller
+/// stepping every frame keeps one and passes it to [`step_with`], so that a steady step
+/// reuses the last step's memory instead of allocating. It holds nothing between steps that
+/// changes the answer.
+#[derive(Default)]
+pub struct SolverScratch<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    schedule: Schedule,
+    colourer: Colourer,
+    work: Work<D>,
+    firsts: Vec<usize>,
+    carried: Vec<Real>,
+}
+
+/// [`step`] with the working memory of `scratch` (see [`SolverScratch`]).
+pub fn step_with<const D: usize>(
+    settings: &SolverSettings,
+    dt: Real,
+    input: SolverInput<'_, D>,
+    scratch: &mut SolverScratch<D>,
+) where
+    Space<D>: Dim<D>,
+{
     let parallel =
         input.contacts.len() > crate::colour::PARALLEL_FROM || input.bodies.len() > 2 * BODY_TASK;
     if parallel && rayon::current_thread_index().is_none() {
-        rayon::scope(|_| step_here(settings, dt, input));
+        rayon::scope(|_| step_here(settings, dt, input, scratch));
     } else {
-        step_here(settings, dt, input);
+        step_here(settings, dt, input, scratch);
     }
 }
 
-fn step_here<const D: usize>(settings: &SolverSettings, dt: Real, input: SolverInput<'_, D>)
-where
+fn step_here<const D: usize>(
+    settings: &SolverSettings,
+    dt: Real,
+    input: SolverInput<'_, D>,
+    scratch: &mut SolverScratch<D>,
+) where
     Space<D>: Dim<D>,
 {
     let ctx = settings.context(dt);
@@ -161,30 +193,31 @@ where
     } = input;
     freeze_non_finite(bodies);
     prepare_bodies(bodies, constraints, &ctx);
-    let schedule = Schedule::new(bodies, contacts);
-    let mut work = Work::prepare(bodies, contacts, &schedule, &ctx, &gravity);
+    let SolverScratch {
+        schedule,
+        colourer,
+        work,
+        firsts,
+        carried,
+    } = scratch;
+    schedule.rebuild(bodies, contacts, colourer);
+    let schedule = &*schedule;
+    work.prepare(bodies, contacts, schedule, &ctx, &gravity, firsts);
+    mass_ratio_passes(bodies, &mut work.contacts, carried);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
         // The body stages guard each body they update (before and after in the position
         // stage, so the biased solve is covered); the relax pass gets a guard stage.
         integrate_velocities(bodies, &gravity, settings, &ctx);
-        warm_start(bodies, &mut work, constraints, &schedule, &ctx);
-        solve(bodies, &mut work, constraints, &schedule, &ctx, true, sweep);
+        warm_start(bodies, work, constraints, schedule, &ctx);
+        solve(bodies, work, constraints, schedule, &ctx, true, sweep);
         integrate_positions(bodies, &ctx);
-        solve(
-            bodies,
-            &mut work,
-            constraints,
-            &schedule,
-            &ctx,
-            false,
-            sweep,
-        );
+        solve(bodies, work, constraints, schedule, &ctx, false, sweep);
         freeze_non_finite(bodies);
     }
-    apply_restitution(bodies, &mut work, &schedule, &ctx);
+    apply_restitution(bodies, work, schedule, &ctx);
     freeze_non_finite(bodies);
-    work.store(contacts, &schedule);
+    work.store(contacts, schedule);
 }
 
 /// The prepared contacts of a step, in colour order, and their points.
@@ -196,57 +229,61 @@ where
     pub(crate) points: Vec<PreparedPoint<D>>,
 }
 
+impl<const D: usize> Default for Work<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            contacts: Vec::new(),
+            points: Vec::new(),
+        }
+    }
+}
+
 impl<const D: usize> Work<D>
 where
     Space<D>: Dim<D>,
 {
-    /// Stage: every contact prepared from the bodies at step start, in colour order.
-    /// `gravity` (m/s², world) lets contacts extrapolate their impact speed within the step.
+    /// Stage: every contact prepared from the bodies at step start, in colour order, over
+    /// the last step's memory. `gravity` (m/s², world) lets contacts extrapolate their
+    /// impact speed within the step; `firsts` is scratch for each contact's first point.
     fn prepare(
+        &mut self,
         bodies: &[SolverBody<D>],
         contacts: &[ContactConstraint<D>],
         schedule: &Schedule,
         ctx: &StepContext,
         gravity: &Vector<D>,
-    ) -> Self {
+        firsts: &mut Vec<usize>,
+    ) {
         let order = schedule.order();
-        let mut firsts = Vec::with_capacity(order.len() + 1);
+        firsts.clear();
         firsts.push(0);
         for &i in order {
             let last = firsts[firsts.len() - 1];
             firsts.push(last + contacts[i as usize].points.len());
         }
-        let mut points = vec![PreparedPoint::zero(); firsts[order.len()]];
-        // Tasks of PREPARE_TASK contacts, each with the points it fills.
-        let mut tasks = Vec::with_capacity(order.len().div_ceil(PREPARE_TASK));
-        let mut rest = points.as_mut_slice();
-        for start in (0..order.len()).step_by(PREPARE_TASK) {
-            let end = (start + PREPARE_TASK).min(order.len());
-            let (mine, after) = rest.split_at_mut(firsts[end] - firsts[start]);
-            tasks.push((start..end, mine));
-            rest = after;
+        self.points.clear();
+        self.points
+            .resize(firsts[order.len()], PreparedPoint::zero());
+        self.contacts.truncate(order.len());
+        if let Some(&i) = order.first() {
+            // Any prepared contact fills the new slots; every slot is overwritten below.
+            let mut slots = [PreparedPoint::zero(); MAX_MANIFOLD_POINTS];
+            let filler = Prepared::new(&contacts[i as usize], bodies, ctx, gravity, &mut slots);
+            self.contacts.resize(order.len(), filler);
         }
-        let firsts = &firsts;
-        let mut prepared: Vec<_> = tasks
-            .into_par_iter()
-            .flat_map_iter(|(range, mine)| {
-                let base = firsts[range.start];
-                range.map(move |k| {
-                    let c = &contacts[order[k] as usize];
-                    let slots = &mut mine[firsts[k] - base..firsts[k + 1] - base];
-                    let mut p = Prepared::new(c, bodies, ctx, gravity, slots);
-                    p.first = firsts[k] as u32;
-                    p
-                })
-            })
-            .collect();
-        mass_ratio_passes(bodies, &mut prepared);
-        Self {
-            contacts: prepared,
-            points,
-        }
+        let job = PrepareJob {
+            bodies,
+            contacts,
+            order,
+            firsts,
+            ctx,
+            gravity,
+        };
+        job.run(0, &mut self.contacts, &mut self.points);
     }
-
     /// Stage: the impulses back into the caller's contacts.
     fn store(&self, contacts: &mut [ContactConstraint<D>], schedule: &Schedule) {
         for (p, &i) in self.contacts.iter().zip(schedule.order()) {
@@ -256,6 +293,49 @@ where
 
     fn points_of(&self, p: &Prepared<D>) -> &[PreparedPoint<D>] {
         &self.points[p.first as usize..p.first as usize + p.count as usize]
+    }
+}
+
+/// What preparing a range of contacts reads.
+struct PrepareJob<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    bodies: &'a [SolverBody<D>],
+    contacts: &'a [ContactConstraint<D>],
+    order: &'a [u32],
+    firsts: &'a [usize],
+    ctx: &'a StepContext,
+    gravity: &'a Vector<D>,
+}
+
+impl<const D: usize> PrepareJob<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Prepares the contacts `start..start + out.len()` of the colour order into `out` and
+    /// their points into `points` (which start at that range's first point), halving the
+    /// range over rayon's threads down to [`PREPARE_TASK`] contacts.
+    fn run(&self, start: usize, out: &mut [Prepared<D>], points: &mut [PreparedPoint<D>]) {
+        if out.len() <= PREPARE_TASK {
+            let base = self.firsts[start];
+            for (k, p) in out.iter_mut().enumerate() {
+                let (first, end) = (self.firsts[start + k], self.firsts[start + k + 1]);
+                let c = &self.contacts[self.order[start + k] as usize];
+                let slots = &mut points[first - base..end - base];
+                *p = Prepared::new(c, self.bodies, self.ctx, self.gravity, slots);
+                p.first = first as u32;
+            }
+            return;
+        }
+        let half = out.len() / 2;
+        let (lo, hi) = out.split_at_mut(half);
+        let split = self.firsts[start + half] - self.firsts[start];
+        let (lo_points, hi_points) = points.split_at_mut(split);
+        rayon::join(
+            || self.run(start, lo, lo_points),
+            || self.run(start + half, hi, hi_points),
+        );
     }
 }
 
@@ -328,8 +408,11 @@ pub fn passes_for_ratio(ratio: Real) -> u8 {
 /// Gauss-Seidel sweep to converge (its error shrinks by about the mass ratio per pass), and
 /// with one pass a 100 kg box on a 1 kg one rocked it and drifted 6 cm in 5 s. Scenes without
 /// such a pair are unchanged and allocate nothing here.
-fn mass_ratio_passes<const D: usize>(bodies: &[SolverBody<D>], contacts: &mut [Prepared<D>])
-where
+fn mass_ratio_passes<const D: usize>(
+    bodies: &[SolverBody<D>],
+    contacts: &mut [Prepared<D>],
+    carried: &mut Vec<Real>,
+) where
     Space<D>: Dim<D>,
 {
     if contacts
@@ -339,7 +422,8 @@ where
         contacts.iter_mut().for_each(|c| c.passes = 1);
         return;
     }
-    let mut carried = vec![1.0 as Real; bodies.len()];
+    carried.clear();
+    carried.resize(bodies.len(), 1.0);
     for c in contacts.iter() {
         let (light, ratio) = c.mass_ratio();
         carried[light] = carried[light].max(ratio);

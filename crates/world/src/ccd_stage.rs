@@ -122,12 +122,12 @@ where
     Space<D>: Dim<D>,
 {
     /// The pose of every body at the start of the step, by arena index.
-    pub(crate) fn start_poses(&self) -> Vec<Option<Pose<D>>> {
-        let mut out = vec![None; self.bodies.capacity_index()];
+    pub(crate) fn start_poses(&self, out: &mut Vec<Option<Pose<D>>>) {
+        out.clear();
+        out.resize(self.bodies.capacity_index(), None);
         for (h, b) in self.bodies.iter() {
             out[h.0.index as usize] = Some(b.pose);
         }
-        out
     }
 
     fn sweep_of(&self, h: BodyHandle, start: &[Option<Pose<D>>]) -> Option<Sweep<D>> {

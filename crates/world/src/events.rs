@@ -196,22 +196,21 @@ where
     /// sensor overlaps, its difference from the old one as events, and force events.
     /// An unchanged cache (`cache_changed` false) touches as it did: the hysteresis keeps a
     /// pair's answer when its contacts are the same.
-    pub(crate) fn update_events(&mut self, cache_changed: bool) {
-        let mut now = if cache_changed {
-            self.touching_contacts()
+    /// `now` is an empty buffer to fill (the step's scratch); the old touching set comes
+    /// back in it, emptied.
+    pub(crate) fn update_events(&mut self, cache_changed: bool, now: &mut Vec<Touch>) {
+        now.clear();
+        if cache_changed {
+            self.touching_contacts(now);
         } else {
-            self.touching
-                .iter()
-                .filter(|t| !t.sensor)
-                .copied()
-                .collect()
-        };
+            now.extend(self.touching.iter().filter(|t| !t.sensor).copied());
+        }
         let sensors = self.sensor_overlaps();
         let mut events = if cache_changed || !sensors.is_empty() || self.touching.len() != now.len()
         {
             now.extend(sensors);
             now.sort_unstable_by_key(Touch::key);
-            self.touch_changes(&now)
+            self.touch_changes(now)
         } else {
             // The same contacts touching, and no sensor overlapping before or now.
             Vec::new()
@@ -219,16 +218,16 @@ where
         events.extend(self.force_events());
         events.extend(self.frozen_events());
         events.sort_by_key(WorldEvent::sort_key);
-        self.touching = now;
+        std::mem::swap(&mut self.touching, now);
+        now.clear();
         self.events = events;
     }
 
     /// Contact pairs of the cache that touch, with the hysteresis of the module docs. The
     /// cache and the old touching set are both in pair order: one merge walk tells which
     /// pairs touched before.
-    fn touching_contacts(&self) -> Vec<Touch> {
+    fn touching_contacts(&self, out: &mut Vec<Touch>) {
         let mut before = self.touching.iter().map(Touch::key).peekable();
-        let mut out = Vec::new();
         for p in &self.contacts {
             let key = p.key();
             while before.next_if(|k| *k < key).is_some() {}
@@ -249,7 +248,6 @@ where
                 });
             }
         }
-        out
     }
 
     /// Candidate pairs with exactly one sensor that overlap at the end of the step,

@@ -88,6 +88,7 @@ pub(crate) struct SleepState {
 
 /// Whether each collider's body moves this step and whether it sleeps, by collider slot
 /// ([`World::collider_motion`]); dead slots read as neither.
+#[derive(Default)]
 pub(crate) struct ColliderMotion {
     slots: Vec<Option<(u32, (bool, bool))>>,
 }
@@ -328,13 +329,15 @@ where
     /// Each collider's body read once into a table by collider slot (its generation, whether
     /// the body is a mover, whether it sleeps), so that a stage walking every pair costs two
     /// loads per pair, not four arena lookups.
-    pub(crate) fn collider_motion(&self) -> ColliderMotion {
-        let mut slots = vec![None; self.colliders.capacity_index()];
+    /// The table is refilled in place (its memory is the step's scratch).
+    pub(crate) fn collider_motion(&self, motion: &mut ColliderMotion) {
+        let slots = &mut motion.slots;
+        slots.clear();
+        slots.resize(self.colliders.capacity_index(), None);
         for (h, c) in self.colliders.iter() {
             let flags = (self.is_mover(c.body), self.sleep.sleeping(c.body));
             slots[h.0.index as usize] = Some((h.0.generation, flags));
         }
-        ColliderMotion { slots }
     }
 
     /// Records how many non-static bodies the solver got this step.

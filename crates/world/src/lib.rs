@@ -89,6 +89,7 @@ mod pipeline;
 mod queries;
 mod scene;
 mod scene_file;
+mod scratch;
 mod shape_mass;
 mod snapshot;
 mod world;

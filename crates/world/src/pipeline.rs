@@ -20,10 +20,12 @@ use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
 use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
+use crate::islands::{ColliderMotion, Found};
+use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
-use fathom_narrowphase::{ContactOptions, Manifold};
+use fathom_narrowphase::{ContactOptions, Manifold, ShapeRef};
 use fathom_sdf::{Sdf, Shape};
 use fathom_solver::{ContactConstraint, ContactPoint, SolverBody, SolverInput};
 use rayon::prelude::*;
@@ -59,51 +61,45 @@ pub(crate) fn insert_proxy<const D: usize>(
         .expect("just inserted");
 }
 
-/// One narrowphase query, with everything it needs copied out of the world.
-struct PairJob<'a, const D: usize>
-where
-    Space<D>: Dim<D>,
-{
-    a: ColliderHandle,
-    b: ColliderHandle,
-    shape_a: &'a Shape<D>,
-    pose_a: Pose<D>,
-    shape_b: &'a Shape<D>,
-    pose_b: Pose<D>,
-    margin: Real,
-}
-
 impl<const D: usize> World<D>
 where
     Space<D>: Dim<D>,
 {
     /// Advances the world by one step of `settings().dt` seconds.
+    ///
+    /// Every stage fills a buffer of the world's step scratch (`scratch.rs`): a settled
+    /// scene's step reuses the last step's memory.
     pub fn step(&mut self) {
+        let mut scratch = std::mem::take(&mut self.scratch);
         self.ensure_broadphase();
-        let start_poses = self.start_poses();
+        self.start_poses(&mut scratch.start_poses);
         self.update_collider_boxes();
         self.update_pairs();
-        let mut manifolds = self.find_manifolds();
+        self.find_manifolds(&mut scratch);
+        let mut manifolds = std::mem::take(&mut scratch.found);
         self.wake_touched(&mut manifolds);
-        let (mut solver_bodies, index) = self.solver_bodies();
-        let (mut constraints, owners) = self.contact_constraints(&manifolds, &index);
-        let mut joints = self.joint_constraints(&index, &solver_bodies);
+        self.solver_bodies(&mut scratch.bodies, &mut scratch.index);
+        self.contact_constraints(&manifolds, &mut scratch);
+        let (solver_bodies, index) = (&mut scratch.bodies, &scratch.index);
+        let mut joints = self.joint_constraints(index, solver_bodies);
         let mut joint_refs = crate::joints::as_constraints(&mut joints);
         let settings = self.settings.solver;
         let input = SolverInput {
             gravity: self.settings.gravity,
-            bodies: &mut solver_bodies,
-            contacts: &mut constraints,
+            bodies: solver_bodies,
+            contacts: &mut scratch.constraints,
             constraints: &mut joint_refs,
         };
-        fathom_solver::step(&settings, self.settings.dt, input);
-        self.write_back_bodies(&solver_bodies, &index);
-        self.finish_joints(&joints, &solver_bodies);
-        self.record_solved(&solver_bodies);
-        self.continuous_collision(&start_poses);
-        let cache_changed = self.cache_contacts(&manifolds, &constraints, &owners);
-        self.update_events(cache_changed);
+        fathom_solver::step_with(&settings, self.settings.dt, input, &mut scratch.solver);
+        self.write_back_bodies(solver_bodies, index);
+        self.finish_joints(&joints, solver_bodies);
+        self.record_solved(solver_bodies);
+        self.continuous_collision(&scratch.start_poses);
+        let cache_changed = self.cache_contacts(&manifolds, &mut scratch);
+        self.update_events(cache_changed, &mut scratch.touching);
         self.update_islands(&manifolds);
+        scratch.recycle(manifolds);
+        self.scratch = scratch;
         self.step_count += 1;
     }
 
@@ -169,10 +165,10 @@ where
 
     /// The candidate pairs that can produce contacts: different bodies, at least one
     /// dynamic, tight boxes overlapping. In key (handle) order.
-    fn pair_jobs(&self) -> Vec<PairJob<'_, D>> {
+    fn pair_jobs(&self, jobs: &mut Vec<PairJob<D>>, motion: &mut ColliderMotion) {
         let dt = self.settings.dt;
-        let mut jobs = Vec::with_capacity(self.pairs.len());
-        let motion = self.collider_motion();
+        jobs.clear();
+        self.collider_motion(motion);
         for &(ka, kb) in &self.pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
@@ -198,48 +194,57 @@ where
             jobs.push(PairJob {
                 a,
                 b,
-                shape_a: &ca.shape,
                 pose_a: ca.world_pose,
-                shape_b: &cb.shape,
                 pose_b: cb.world_pose,
                 margin: ca.margin.max(cb.margin) + closing,
             });
         }
-        jobs
     }
 
-    /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, gathered in pair order.
-    fn find_manifolds(&self) -> Vec<(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)> {
-        let jobs = self.pair_jobs();
-        if jobs.is_empty() {
+    /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, each into its
+    /// own reused buffer, gathered into `scratch.found` in pair order.
+    fn find_manifolds(&self, scratch: &mut StepScratch<D>) {
+        self.pair_jobs(&mut scratch.jobs, &mut scratch.motion);
+        scratch.found.clear();
+        if scratch.jobs.is_empty() {
             // Not even rayon's hand-off: a resting scene's step does no collision.
-            return Vec::new();
+            return;
         }
+        scratch.buffers_for(scratch.jobs.len());
+        let jobs = &scratch.jobs;
+        let buffers = &mut scratch.buffers[..jobs.len()];
         jobs.par_iter()
-            .map(|j| {
+            .zip(buffers.par_iter_mut())
+            .for_each(|(j, out)| {
+                let shape = |h| &self.colliders.get(h).expect("a job's colliders live").shape;
                 let opts = ContactOptions {
                     margin: Some(j.margin),
                     ..ContactOptions::default()
                 };
-                let found = fathom_narrowphase::contacts(
-                    j.shape_a as &dyn Sdf<D>,
+                out.clear();
+                // Shapes are validated on the way in, so a query error means no usable contact.
+                let _ = fathom_narrowphase::contacts_into(
+                    ShapeRef::Sdf(shape(j.a) as &dyn Sdf<D>),
                     &j.pose_a,
-                    j.shape_b as &dyn Sdf<D>,
+                    ShapeRef::Sdf(shape(j.b) as &dyn Sdf<D>),
                     &j.pose_b,
                     &opts,
+                    out,
                 );
-                // Shapes are validated on the way in, so a query error means no usable contact.
-                let manifolds = found.map(|c| c.manifolds).unwrap_or_default();
-                (j.a, j.b, manifolds)
-            })
-            .filter(|(_, _, m)| !m.is_empty())
-            .collect()
+            });
+        for (j, out) in jobs.iter().zip(scratch.buffers.iter_mut()) {
+            if !out.is_empty() {
+                scratch.found.push((j.a, j.b, std::mem::take(out)));
+            }
+        }
     }
 
-    /// Solver bodies for every body in handle order, and the arena index -> solver index map.
-    fn solver_bodies(&self) -> (Vec<SolverBody<D>>, Vec<usize>) {
-        let mut index = vec![usize::MAX; self.bodies.capacity_index()];
-        let mut out = Vec::with_capacity(self.bodies.len());
+    /// Solver bodies for every body in handle order, and the arena index -> solver index map,
+    /// into `out` and `index`.
+    fn solver_bodies(&self, out: &mut Vec<SolverBody<D>>, index: &mut Vec<usize>) {
+        index.clear();
+        index.resize(self.bodies.capacity_index(), usize::MAX);
+        out.clear();
         for (h, b) in self.bodies.iter() {
             if self.skips_solver(h) {
                 continue;
@@ -265,18 +270,19 @@ where
             sb.torque = b.torque;
             out.push(sb);
         }
-        (out, index)
     }
 
     /// Stage 4: one contact constraint per manifold, warm-started by point id.
     /// Also returns, per constraint, which manifold (pair index, manifold index) it came from.
-    fn contact_constraints(
-        &self,
-        found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
-        index: &[usize],
-    ) -> (Vec<ContactConstraint<D>>, Vec<(usize, usize)>) {
-        let mut constraints = Vec::with_capacity(found.len());
-        let mut owners = Vec::with_capacity(found.len());
+    fn contact_constraints(&self, found: &Found<D>, scratch: &mut StepScratch<D>) {
+        let StepScratch {
+            index,
+            constraints,
+            owners,
+            ..
+        } = scratch;
+        constraints.clear();
+        owners.clear();
         // Both the found pairs and the cache are in pair order: one walk finds each old pair.
         let mut cache = self.contacts.iter().peekable();
         for (pi, (a, b, manifolds)) in found.iter().enumerate() {
@@ -311,7 +317,6 @@ where
                 owners.push((pi, mi));
             }
         }
-        (constraints, owners)
     }
 
     /// Stage 6a: poses and velocities back into the bodies; forces are spent.
@@ -344,21 +349,19 @@ where
     /// pair order, so one merge walk carries the sleeping pairs over (moved, not copied) and
     /// hands a persisting pair its old manifold buffer to refill. Returns false when the cache
     /// is left as it was: no pair found, and every cached pair asleep already.
-    fn cache_contacts(
-        &mut self,
-        found: &[(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)],
-        constraints: &[ContactConstraint<D>],
-        owners: &[(usize, usize)],
-    ) -> bool {
+    fn cache_contacts(&mut self, found: &Found<D>, scratch: &mut StepScratch<D>) -> bool {
         let settled = found.is_empty();
         if settled && self.cache_settled {
             return false;
         }
         self.cache_settled = settled;
-        let motion = self.collider_motion();
-        let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
-        let mut cache: Vec<PairContacts<D>> = Vec::with_capacity(old.len().max(found.len()));
-        let mut solved = constraints.iter().zip(owners).peekable();
+        let motion = &mut scratch.motion;
+        self.collider_motion(motion);
+        let mut old_cache = std::mem::take(&mut self.contacts);
+        let mut old = old_cache.drain(..).peekable();
+        let mut cache = std::mem::take(&mut scratch.cache);
+        cache.clear();
+        let mut solved = scratch.constraints.iter().zip(&scratch.owners).peekable();
         for (pi, (a, b, manifolds)) in found.iter().enumerate() {
             let key = (a.0.to_bits(), b.0.to_bits());
             let mut reused = None;
@@ -382,6 +385,7 @@ where
         }
         cache.extend(old.filter(|o| motion.pair_asleep(o.a, o.b)));
         self.contacts = cache;
+        scratch.cache = old_cache;
         true
     }
 }

@@ -186,6 +186,9 @@ where
     /// touching set as they are (`cache_contacts`). False after deserialisation.
     #[serde(skip)]
     pub(crate) cache_settled: bool,
+    /// The step's reusable buffers (`scratch.rs`).
+    #[serde(skip)]
+    pub(crate) scratch: crate::scratch::StepScratch<D>,
 }
 
 /// A 2D world.
@@ -229,6 +232,7 @@ where
             pair_hook: crate::filter::PairHook::default(),
             frozen_now: Vec::new(),
             cache_settled: false,
+            scratch: Default::default(),
         }
     }
 

@@ -46,10 +46,10 @@ where
         }
     }
 
-    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let c = self.closest(ctx);
         if c.separation > ctx.settings.margin {
-            return Vec::new();
+            return;
         }
         let point = ContactPoint {
             point_a: c.point_a,
@@ -57,9 +57,9 @@ where
             depth: c.separation,
             id: 0,
         };
-        vec![Manifold {
+        out.push(Manifold {
             normal: c.normal,
             points: std::iter::once(point).collect(),
-        }]
+        });
     }
 }

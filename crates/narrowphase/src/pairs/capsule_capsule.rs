@@ -25,12 +25,12 @@
 //! separation): the angle bound is generous, so the manifold does not flicker between one point
 //! and two at an angle threshold when the capsules rest side by side.
 
-use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_math::{Dim, ManifoldPoints, Pose, Real, Space, Vector};
 
 use super::capsule_cuboid::TOUCH_FRACTION;
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
 use super::{world_point, ClosedForm, Closest, Ctx};
-use crate::manifold::{reduce, to_world, Candidate};
+use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::cross3;
 use crate::types::Manifold;
 use fathom_math::segment::{closest_between_segments, closest_on_segments};
@@ -124,14 +124,14 @@ where
     }
 
     /// The manifold's points (A's frame) and its normal from A to B.
-    fn manifold(&self, ctx: &mut Ctx) -> (Vector<D>, Vec<Candidate<D>>) {
+    fn manifold(&self, ctx: &mut Ctx) -> (Vector<D>, ManifoldPoints<Candidate<D>>) {
         ctx.budget.cells += 1;
         let s = ctx.settings;
         let l = self.local();
         let near = l.near(s.size);
         let single = self.single(&near);
         if single.depth > s.margin {
-            return (near.normal, Vec::new());
+            return (near.normal, ManifoldPoints::new());
         }
         let merge = 1e-4 * s.size;
         let tie = EDGE_TOL * s.size;
@@ -139,7 +139,7 @@ where
             // Each end must sit over the other segment: the depth along the normal then is its
             // real separation up to `tie` (the tolerance at which a box face wins over its edge).
             let over = ends.iter().all(|(_, lateral)| *lateral <= tie);
-            let points: Vec<Candidate<D>> = ends.iter().map(|(c, _)| *c).collect();
+            let points: Candidates<D> = ends.iter().map(|(c, _)| *c).collect();
             let kept = reduce(&points, &near.normal, s.margin, merge, 0.0, None);
             let deepest = kept.iter().map(|c| c.depth).fold(Real::INFINITY, Real::min);
             // The line must also carry the contact's depth (the ends bound a linear gap).
@@ -358,12 +358,12 @@ where
         }
     }
 
-    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let (n, points) = self.manifold(ctx);
         if points.is_empty() {
-            return Vec::new();
+            return;
         }
-        vec![to_world(&points, &n, 0, &self.pose_a)]
+        out.push(to_world(&points, &n, 0, &self.pose_a));
     }
 }
 

@@ -22,12 +22,12 @@
 //! Faces win near ties with the same hysteresis as two boxes, so the manifold does not flicker
 //! between a face's two points and an edge's one.
 
-use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_math::{Dim, ManifoldPoints, Pose, Real, Space, Vector};
 
 use super::cuboid_cuboid::{EDGE_TOL, PARALLEL_SINE};
 use super::segment::clip_to_slab;
 use super::{world_point, ClosedForm, Closest, Ctx};
-use crate::manifold::{reduce, to_world, Candidate};
+use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::{cross3, Face, Obb};
 use crate::types::Manifold;
 use fathom_math::segment::closest_on_segments;
@@ -119,14 +119,14 @@ where
     }
 
     /// The manifold's points (box frame) and its normal from the capsule to the box.
-    fn manifold(&self, ctx: &mut Ctx) -> (Vector<D>, Vec<Candidate<D>>) {
+    fn manifold(&self, ctx: &mut Ctx) -> (Vector<D>, ManifoldPoints<Candidate<D>>) {
         ctx.budget.cells += 1;
         let s = ctx.settings;
         let l = self.local();
         let (face, other) = l.axes();
         let near = l.near(&face, other.as_ref(), s.size);
         if near.core_separation - self.radius > s.margin {
-            return (-near.normal, Vec::new());
+            return (-near.normal, ManifoldPoints::new());
         }
         // The best axis's separation: exact (the distance) when the segment is outside the box.
         let best = match other {
@@ -156,7 +156,7 @@ where
             depth: near.core_separation - self.radius,
             key: SINGLE_KEY,
         };
-        (-near.normal, vec![single])
+        (-near.normal, std::iter::once(single).collect())
     }
 }
 
@@ -326,9 +326,9 @@ where
     /// The ends of the segment's part over face `f`, each at its depth along the face normal:
     /// on the capsule (the core point less the radius) and on the face (the core point's
     /// foot), keyed by the face and the end (`0` nearer `p0`).
-    fn face_points(&self, f: Face, radius: Real) -> Vec<Candidate<D>> {
+    fn face_points(&self, f: Face, radius: Real) -> Candidates<D> {
         let Some((lo, hi)) = self.clip_to_face(f) else {
-            return Vec::new();
+            return Candidates::new();
         };
         let n = self.obb.face_normal(f);
         let plane = self.obb.half[f.axis];
@@ -368,12 +368,12 @@ where
         }
     }
 
-    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn manifolds(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let (n, points) = self.manifold(ctx);
         if points.is_empty() {
-            return Vec::new();
+            return;
         }
-        vec![to_world(&points, &n, 0, &self.pose_box)]
+        out.push(to_world(&points, &n, 0, &self.pose_box));
     }
 }
 

@@ -197,7 +197,7 @@ where
         self.closest(ctx).distance()
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let field = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
         let (e0, axis, len) = self.segment();
         let seg = SegmentField {
@@ -209,7 +209,6 @@ where
         let s = ctx.settings;
         let problem = Problem::new(vec![&seg as &dyn Field<1>], s.margin);
         let cells = cover(&problem, Self::root(len), s.coarse_radius, &mut ctx.budget);
-        let mut out = Vec::new();
         for (region, cells) in components(&cells).into_iter().enumerate() {
             let mut deep = Params::new(Order::Greedy, s.leaf_radius, s.tol);
             deep.cap = ctx.descent_cap(1);
@@ -243,6 +242,5 @@ where
                 out.push(to_world(&kept, &n, base, &self.pose_sdf));
             }
         }
-        out
     }
 }

@@ -16,12 +16,12 @@
 //! The distance between separated boxes is not an axis separation (corners meet corners), so it
 //! goes to the general field search.
 
-use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_math::{Dim, ManifoldPoints, Pose, Real, Space, Vector};
 use fathom_sdf::Sdf;
 
 use super::sdf_sdf::SdfSdf;
 use super::{Ctx, PairQuery};
-use crate::manifold::{reduce, to_world, Candidate};
+use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::{cross3, Face, Obb};
 use crate::types::{Deepest, Manifold};
 
@@ -81,13 +81,13 @@ where
     }
 
     /// The separating axis and the manifold's candidates (world frame) within `margin`.
-    fn manifold(&self, ctx: &mut Ctx, margin: Real) -> (Sat<D>, Vec<Candidate<D>>) {
+    fn manifold(&self, ctx: &mut Ctx, margin: Real) -> (Sat<D>, ManifoldPoints<Candidate<D>>) {
         ctx.budget.cells += 1;
         let (a, b) = self.boxes();
         let size = ctx.settings.size;
         let sat = separating_axis(&a, &b, size);
         if sat.separation > margin {
-            return (sat, Vec::new());
+            return (sat, ManifoldPoints::new());
         }
         let merge = 1e-4 * size;
         let kept = match sat.axis {
@@ -101,7 +101,7 @@ where
                 quadrant_keys(&mut kept, &a, face_of_a);
                 kept
             }
-            Axis::Edge(i, j) => vec![edge_contact(&a, i, &b, j, &sat.normal)],
+            Axis::Edge(i, j) => std::iter::once(edge_contact(&a, i, &b, j, &sat.normal)).collect(),
         };
         (sat, kept)
     }
@@ -183,7 +183,7 @@ fn face_contact<const D: usize>(
     incident: &Obb<D>,
     reference_is_b: bool,
     margin: Real,
-) -> (Vec<Candidate<D>>, Face)
+) -> (Candidates<D>, Face)
 where
     Space<D>: Dim<D>,
 {
@@ -349,12 +349,12 @@ where
         general.distance(ctx)
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let margin = ctx.settings.margin;
         let (sat, points) = self.manifold(ctx, margin);
         if points.is_empty() {
-            return Vec::new();
+            return;
         }
-        vec![to_world(&points, &sat.normal, 0, &Pose::<D>::identity())]
+        out.push(to_world(&points, &sat.normal, 0, &Pose::<D>::identity()));
     }
 }

@@ -9,7 +9,7 @@
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::{Ctx, PairQuery};
-use crate::manifold::{reduce, to_world, Candidate};
+use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::Obb;
 use crate::types::{Deepest, Manifold};
 
@@ -37,7 +37,7 @@ where
     }
 
     /// Every corner as a candidate: on the box (B), its image on the plane (A), its height.
-    fn corners(&self, ctx: &mut Ctx) -> (Vector<D>, Vec<Candidate<D>>) {
+    fn corners(&self, ctx: &mut Ctx) -> (Vector<D>, Candidates<D>) {
         ctx.budget.cells += 1;
         let (n, offset) = self.world_plane();
         let corners = Obb::new(self.half, &self.pose_box).corners();
@@ -96,14 +96,14 @@ where
         }
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let margin = ctx.settings.margin;
         let (n, corners) = self.corners(ctx);
         let merge = 1e-4 * ctx.settings.size;
         let kept = reduce(&corners, &n, margin, merge, 0.0, None);
         if kept.is_empty() {
-            return Vec::new();
+            return;
         }
-        vec![to_world(&kept, &n, 0, &Pose::<D>::identity())]
+        out.push(to_world(&kept, &n, 0, &Pose::<D>::identity()));
     }
 }

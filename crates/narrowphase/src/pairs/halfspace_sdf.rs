@@ -107,7 +107,7 @@ where
         }
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let f = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
         let plane = self.plane();
         let s = ctx.settings;
@@ -116,7 +116,6 @@ where
         let root = f.bounds().loosened(s.margin);
         let cells = cover(&problem, root, s.coarse_radius, &mut ctx.budget);
         let n = plane.normal;
-        let mut out = Vec::new();
         for (region, cells) in components(&cells).into_iter().enumerate() {
             let cands = lowest_points(&problem, &f, &plane, &cells, &s, cap, &mut ctx.budget);
             let kept = reduce(
@@ -136,7 +135,6 @@ where
                 ));
             }
         }
-        out
     }
 }
 

@@ -217,11 +217,10 @@ where
         }
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let margin = ctx.settings.margin;
         let hits = self.within(ctx, margin, false);
         let f = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
-        let mut out = Vec::new();
         for cluster in clusters(&hits, self.mesh.spacing()) {
             let mut sum = Vector::<D>::zeros();
             let grads: Vec<Vector<D>> = cluster.iter().map(|h| f.gradient(&h.p)).collect();
@@ -244,6 +243,5 @@ where
                 out.push(to_world(&kept, &n, 0, &self.pose_sdf));
             }
         }
-        out
     }
 }

@@ -18,7 +18,7 @@ use fathom_math::{Pose, Real, Vector};
 use crate::field::Counter;
 use crate::options::Settings;
 use crate::search::Budget;
-use crate::types::{ContactPoint, Deepest, Manifold, QueryStats};
+use crate::types::{Deepest, Manifold, QueryStats};
 
 /// The running state of one query: resolved options, evaluation counter, cell budget.
 pub(crate) struct Ctx {
@@ -94,7 +94,8 @@ pub(crate) trait PairQuery<const D: usize> {
     fn intersects(&self, ctx: &mut Ctx) -> bool;
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>>;
     fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>);
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>>;
+    /// Appends the pair's manifolds to `out` (a buffer the caller reuses).
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>);
 }
 
 /// A pair whose answers all follow from one closed-form computation of the closest features
@@ -103,8 +104,8 @@ pub(crate) trait PairQuery<const D: usize> {
 pub(crate) trait ClosedForm<const D: usize> {
     /// The closest features, world frame.
     fn closest(&self, ctx: &mut Ctx) -> Closest<D>;
-    /// The contact manifolds: points within the contact margin.
-    fn manifolds(&self, ctx: &mut Ctx) -> Vec<Manifold<D>>;
+    /// Appends the contact manifolds (points within the contact margin) to `out`.
+    fn manifolds(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>);
 }
 
 impl<const D: usize, T: ClosedForm<D>> PairQuery<D> for T {
@@ -117,8 +118,8 @@ impl<const D: usize, T: ClosedForm<D>> PairQuery<D> for T {
     fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
         self.closest(ctx).distance()
     }
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
-        self.manifolds(ctx)
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
+        self.manifolds(ctx, out)
     }
 }
 
@@ -141,23 +142,15 @@ impl<const D: usize, P: PairQuery<D>> PairQuery<D> for Flipped<P> {
         let (d, a, b) = self.0.distance(ctx);
         (d, b, a)
     }
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
-        self.0
-            .contacts(ctx)
-            .into_iter()
-            .map(|m| Manifold {
-                normal: -m.normal,
-                points: m
-                    .points
-                    .into_iter()
-                    .map(|p| ContactPoint {
-                        point_a: p.point_b,
-                        point_b: p.point_a,
-                        ..p
-                    })
-                    .collect(),
-            })
-            .collect()
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
+        let first = out.len();
+        self.0.contacts(ctx, out);
+        for m in &mut out[first..] {
+            m.normal = -m.normal;
+            for p in &mut m.points {
+                std::mem::swap(&mut p.point_a, &mut p.point_b);
+            }
+        }
     }
 }
 

@@ -236,7 +236,7 @@ where
         )
     }
 
-    fn contacts(&self, ctx: &mut Ctx) -> Vec<Manifold<D>> {
+    fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let (fa, fb) = self.fields(&ctx.counter);
         let s = ctx.settings;
         let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], s.margin);
@@ -245,12 +245,11 @@ where
             .loosened(s.margin)
             .intersection(&fb.bounds().loosened(s.margin))
         else {
-            return Vec::new();
+            return;
         };
         let cap = ctx.descent_cap(D);
         let budget = &mut ctx.budget;
         let cells = cover(&problem, root, s.coarse_radius, budget);
-        let mut out = Vec::new();
         for (region, cells) in components(&cells).into_iter().enumerate() {
             let mut deep = Params::new(Order::Greedy, s.leaf_radius, s.tol);
             deep.cap = cap;
@@ -306,6 +305,5 @@ where
                 ));
             }
         }
-        out
     }
 }

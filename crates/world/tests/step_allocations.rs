@@ -1,0 +1,135 @@
+//! Heap allocations of a step, counted by a counting global allocator (a count is
+//! deterministic, unlike time). A settled scene's step allocates nothing, awake or asleep,
+//! on one thread or two: its contacts, constraints, colouring and scratch buffers reuse the
+//! memory of the step before (`crates/world/src/scratch.rs`).
+
+mod physics_support;
+
+use fathom_math::{Dim, Real, Space, Vector};
+use fathom_world::World;
+use physics_support::{
+    add_ball, add_box, add_ground_box, add_ground_plane, awake_world, in_pool, up,
+    world_with_gravity, G,
+};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, counting every allocation and reallocation on any thread.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Steps counted once settled.
+const STEPS: usize = 100;
+
+/// A pyramid of boxes (square in 3D) 6 wide, 1 cm apart, on a ground box, and beside it a
+/// row of balls on a ground plane: box-box, box-ground, ball-plane and ball-box pairs, each
+/// with their closed forms. 1 cm gaps keep neighbours in a row from touching at zero force,
+/// where a pair may start and stop touching from step to step (a real change of contacts).
+fn scene<const D: usize>(sleep: bool) -> World<D>
+where
+    Space<D>: Dim<D>,
+{
+    let g = -up::<D>() * G;
+    let mut w = if sleep {
+        world_with_gravity::<D>(g)
+    } else {
+        awake_world::<D>(g)
+    };
+    let base = 6;
+    add_ground_box(&mut w, base as Real * 2.0);
+    add_ground_plane(&mut w, 0.5, 0.0);
+    let h = 0.5;
+    let depth = if D == 3 { base } else { 1 };
+    for row in 0..base {
+        let n = base - row;
+        for (i, k) in (0..n).flat_map(|i| (0..depth.min(n)).map(move |k| (i, k))) {
+            let mut p = Vector::<D>::zeros();
+            p[0] = (i as Real - 0.5 * (n - 1) as Real) * 2.02 * h;
+            p[1] = h + 2.02 * h * row as Real;
+            if D == 3 {
+                p[2] = (k as Real - 0.5 * (depth.min(n) - 1) as Real) * 2.02 * h;
+            }
+            add_box(&mut w, p, h, 0.6);
+        }
+    }
+    for i in 0..4 {
+        let mut p = Vector::<D>::zeros();
+        p[0] = base as Real + 1.0 + i as Real;
+        p[1] = 0.3;
+        add_ball(&mut w, p, 0.3, 0.5);
+    }
+    w
+}
+
+/// Allocations over [`STEPS`] steps after `settle` steps, in a pool of `threads` threads.
+fn allocations<const D: usize>(sleep: bool, threads: usize, settle: usize) -> usize
+where
+    Space<D>: Dim<D>,
+{
+    in_pool(threads, || {
+        let mut w = scene::<D>(sleep);
+        for _ in 0..settle {
+            w.step();
+        }
+        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        for _ in 0..STEPS {
+            w.step();
+        }
+        let n = ALLOCATIONS.load(Ordering::SeqCst) - before;
+        if sleep {
+            assert_eq!(
+                w.awake_body_count(),
+                0,
+                "D={D}: the scene sleeps by step {settle}"
+            );
+        }
+        n
+    })
+}
+
+fn settled_steps_allocate_nothing<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    for threads in [1, 2] {
+        // While the boxes land, contacts begin and end: new pairs get their buffers.
+        let landing = allocations::<D>(false, threads, 0);
+        eprintln!("D={D}, {threads} thread(s): {landing} allocations in the first {STEPS} steps");
+        // 3 s in, the scene rests (awake, sleeping off), and later it sleeps.
+        assert_eq!(
+            allocations::<D>(false, threads, 180),
+            0,
+            "D={D} awake, {threads} threads"
+        );
+        assert_eq!(
+            allocations::<D>(true, threads, 400),
+            0,
+            "D={D} asleep, {threads} threads"
+        );
+    }
+}
+
+/// One test for both dimensions: the counter is global, so no other test may run beside it.
+#[test]
+fn settled_steps_allocate_nothing_2d_and_3d() {
+    settled_steps_allocate_nothing::<2>();
+    settled_steps_allocate_nothing::<3>();
+}

@@ -115,6 +115,34 @@ where
     }
 }
 
+/// A contact's separation terms that are the same for all its points. A point's current
+/// separation is `n · (Δp_b - Δp_a + R_b r_b - R_a r_a) + base`, with its anchors `r` in the
+/// body frames; written as `offset + (R_bᵀ n) · r_b - (R_aᵀ n) · r_a + base`, the rotations
+/// are applied once per contact instead of twice per point.
+struct Gap<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// The normal in A's body frame.
+    normal_a: Vector<D>,
+    /// The normal in B's body frame.
+    normal_b: Vector<D>,
+    /// `n · (Δp_b - Δp_a)`, m.
+    offset: Real,
+}
+
+impl<const D: usize> Gap<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The current separation of `p`, m, from the bodies' motion since step start.
+    #[inline]
+    fn separation(&self, p: &PreparedPoint<D>) -> Real {
+        self.offset + self.normal_b.dot(&p.local_r_b) - self.normal_a.dot(&p.local_r_a)
+            + p.base_separation
+    }
+}
+
 /// The bodies' velocities copied out of the view, so two bodies can be updated together.
 struct Pair<const D: usize>
 where
@@ -412,14 +440,16 @@ where
         pair.store(bodies, self.body_a, self.body_b);
     }
 
-    /// The current separation of `p`, from the bodies' motion since step start.
+    /// What the current separation of every point of this contact needs from the bodies
+    /// (see [`Gap`]), read once per pass.
     #[inline]
-    fn current_separation(&self, bodies: &BodyView<'_, D>, p: &PreparedPoint<D>) -> Real {
+    fn gap(&self, bodies: &BodyView<'_, D>) -> Gap<D> {
         let (a, b) = (bodies.get(self.body_a), bodies.get(self.body_b));
-        let ra = a.rotation.transform_vector(&p.local_r_a);
-        let rb = b.rotation.transform_vector(&p.local_r_b);
-        let d = b.delta_position - a.delta_position + rb - ra;
-        self.normal.dot(&d) + p.base_separation
+        Gap {
+            normal_a: a.rotation.inverse_transform_vector(&self.normal),
+            normal_b: b.rotation.inverse_transform_vector(&self.normal),
+            offset: self.normal.dot(&(b.delta_position - a.delta_position)),
+        }
     }
 
     /// One pass of the normal constraints. With `use_bias` penetration is
@@ -434,9 +464,10 @@ where
     ) {
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
         let n = self.normal;
+        let gap = self.gap(bodies);
         let mut touching = true;
         for p in points.iter_mut() {
-            let s = self.current_separation(bodies, p);
+            let s = gap.separation(p);
             touching &= s <= 0.0;
             let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                 (s * ctx.inv_h, 1.0, 0.0)
@@ -549,12 +580,13 @@ where
         }
         let mut pair = Pair::load(bodies, self.body_a, self.body_b);
         let n = self.normal;
+        let gap = self.gap(bodies);
         for p in points.iter_mut() {
             if p.relative_velocity > -ctx.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
             let vn = p.normal_row.speed(&pair, &n);
-            let separation = self.current_separation(bodies, p);
+            let separation = gap.separation(p);
             let target = rebound_speed(
                 p.relative_velocity,
                 separation,

@@ -94,6 +94,33 @@ fn handles_and_removal_both_dimensions() {
     handles_and_removal::<3>();
 }
 
+/// `{:?}` of a world is a one-line summary that names its counts, not every body.
+fn debug_summary<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    for i in 0..3 {
+        w.add_body(&ball_body::<D>(0.5).position(up::<D>() * (2.0 * i as Real)))
+            .unwrap();
+    }
+    w.step();
+    let text = format!("{w:?}");
+    for part in ["step_count: 1", "bodies: 3", "colliders: 3", "joints: 0"] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    assert!(
+        !text.contains('\n') && !text.contains("BodyHandle"),
+        "{text}"
+    );
+}
+
+#[test]
+fn debug_summary_both_dimensions() {
+    debug_summary::<2>();
+    debug_summary::<3>();
+}
+
 #[test]
 fn body_mass_combines_colliders() {
     // Two unit-density balls of radius 0.5 at x = ±1: mass 2 m, centre at the origin,

@@ -191,6 +191,26 @@ where
     pub(crate) scratch: crate::scratch::StepScratch<D>,
 }
 
+/// A summary, not the whole state (a world holds thousands of bodies): the settings, the
+/// step count and how many bodies, colliders, joints, pairs and contact points there are.
+impl<const D: usize> std::fmt::Debug for World<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("settings", &self.settings)
+            .field("step_count", &self.step_count)
+            .field("bodies", &self.body_count())
+            .field("awake_bodies", &self.awake_body_count())
+            .field("colliders", &self.collider_count())
+            .field("joints", &self.joint_count())
+            .field("candidate_pairs", &self.candidate_pair_count())
+            .field("contact_points", &self.contact_count())
+            .finish()
+    }
+}
+
 /// A 2D world.
 pub type World2 = World<2>;
 /// A 3D world.

@@ -139,7 +139,7 @@ where
         kept.push(*c);
     }
     if kept.len() <= max_points {
-        return kept.into_iter().collect();
+        return ManifoldPoints::try_from(kept.as_slice()).expect("at most max_points");
     }
     area_maximising(&kept, n, max_points)
 }
@@ -216,6 +216,28 @@ fn hull_area(points: &[[Real; 2]]) -> Real {
         area += a[0] * b[1] - a[1] * b[0];
     }
     0.5 * area.abs()
+}
+
+/// The manifold of candidates found in the world frame already (the box pairs), ids
+/// `id_base + key`: [`to_world`] without a transform.
+pub(crate) fn in_world<const D: usize>(
+    candidates: &[Candidate<D>],
+    n: &Vector<D>,
+    id_base: u32,
+) -> Manifold<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut points = ManifoldPoints::new();
+    for c in candidates.iter().take(MAX_MANIFOLD_POINTS) {
+        points.push(ContactPoint {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            depth: c.depth,
+            id: id_base + c.key,
+        });
+    }
+    Manifold { normal: *n, points }
 }
 
 /// The manifold in the world frame (ids are `id_base + key`) (`frame` maps the search frame to world).

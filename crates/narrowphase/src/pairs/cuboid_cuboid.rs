@@ -21,7 +21,7 @@ use fathom_sdf::Sdf;
 
 use super::sdf_sdf::SdfSdf;
 use super::{Ctx, PairQuery};
-use crate::manifold::{reduce, to_world, Candidate, Candidates};
+use crate::manifold::{in_world, reduce, Candidate, Candidates};
 use crate::obb::{cross3, Face, Obb};
 use crate::types::{Deepest, Manifold};
 
@@ -355,6 +355,6 @@ where
         if points.is_empty() {
             return;
         }
-        out.push(to_world(&points, &sat.normal, 0, &Pose::<D>::identity()));
+        out.push(in_world(&points, &sat.normal, 0));
     }
 }

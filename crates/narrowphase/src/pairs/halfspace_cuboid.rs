@@ -9,7 +9,7 @@
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 
 use super::{Ctx, PairQuery};
-use crate::manifold::{reduce, to_world, Candidate, Candidates};
+use crate::manifold::{in_world, reduce, Candidate, Candidates};
 use crate::obb::Obb;
 use crate::types::{Deepest, Manifold};
 
@@ -104,6 +104,6 @@ where
         if kept.is_empty() {
             return;
         }
-        out.push(to_world(&kept, &n, 0, &Pose::<D>::identity()));
+        out.push(in_world(&kept, &n, 0));
     }
 }

@@ -154,7 +154,6 @@ where
     schedule: Schedule,
     colourer: Colourer,
     work: Work<D>,
-    firsts: Vec<usize>,
     carried: Vec<Real>,
 }
 
@@ -197,12 +196,11 @@ fn step_here<const D: usize>(
         schedule,
         colourer,
         work,
-        firsts,
         carried,
     } = scratch;
     schedule.rebuild(bodies, contacts, colourer);
     let schedule = &*schedule;
-    work.prepare(bodies, contacts, schedule, &ctx, &gravity, firsts);
+    work.prepare(bodies, contacts, schedule, &ctx, &gravity);
     mass_ratio_passes(bodies, &mut work.contacts, carried);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
@@ -221,24 +219,15 @@ fn step_here<const D: usize>(
 }
 
 /// The prepared contacts of a step, in colour order, and their points.
+#[derive(Default)]
 pub(crate) struct Work<const D: usize>
 where
     Space<D>: Dim<D>,
 {
     pub(crate) contacts: Vec<Prepared<D>>,
     pub(crate) points: Vec<PreparedPoint<D>>,
-}
-
-impl<const D: usize> Default for Work<D>
-where
-    Space<D>: Dim<D>,
-{
-    fn default() -> Self {
-        Self {
-            contacts: Vec::new(),
-            points: Vec::new(),
-        }
-    }
+    /// Each prepared contact's first point, and one past the last point.
+    firsts: Vec<usize>,
 }
 
 impl<const D: usize> Work<D>
@@ -247,7 +236,7 @@ where
 {
     /// Stage: every contact prepared from the bodies at step start, in colour order, over
     /// the last step's memory. `gravity` (m/s², world) lets contacts extrapolate their
-    /// impact speed within the step; `firsts` is scratch for each contact's first point.
+    /// impact speed within the step.
     fn prepare(
         &mut self,
         bodies: &[SolverBody<D>],
@@ -255,9 +244,9 @@ where
         schedule: &Schedule,
         ctx: &StepContext,
         gravity: &Vector<D>,
-        firsts: &mut Vec<usize>,
     ) {
         let order = schedule.order();
+        let firsts = &mut self.firsts;
         firsts.clear();
         firsts.push(0);
         for &i in order {
@@ -284,6 +273,7 @@ where
         };
         job.run(0, &mut self.contacts, &mut self.points);
     }
+
     /// Stage: the impulses back into the caller's contacts.
     fn store(&self, contacts: &mut [ContactConstraint<D>], schedule: &Schedule) {
         for (p, &i) in self.contacts.iter().zip(schedule.order()) {

@@ -272,8 +272,9 @@ where
         }
     }
 
-    /// Stage 4: one contact constraint per manifold, warm-started by point id.
-    /// Also returns, per constraint, which manifold (pair index, manifold index) it came from.
+    /// Stage 4: one contact constraint per manifold, warm-started by point id, into
+    /// `scratch.constraints`; `scratch.owners` says, per constraint, which manifold (pair
+    /// index, manifold index) it came from.
     fn contact_constraints(&self, found: &Found<D>, scratch: &mut StepScratch<D>) {
         let StepScratch {
             index,

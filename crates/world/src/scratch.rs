@@ -25,6 +25,7 @@ where
 }
 
 /// The step's reusable buffers (see the module docs).
+#[derive(Default)]
 pub(crate) struct StepScratch<const D: usize>
 where
     Space<D>: Dim<D>,
@@ -45,28 +46,6 @@ where
     pub cache: Vec<PairContacts<D>>,
     /// Last step's touching set, emptied.
     pub touching: Vec<Touch>,
-}
-
-impl<const D: usize> Default for StepScratch<D>
-where
-    Space<D>: Dim<D>,
-{
-    fn default() -> Self {
-        Self {
-            start_poses: Vec::new(),
-            motion: ColliderMotion::default(),
-            jobs: Vec::new(),
-            buffers: Vec::new(),
-            found: Vec::new(),
-            bodies: Vec::new(),
-            index: Vec::new(),
-            constraints: Vec::new(),
-            owners: Vec::new(),
-            solver: SolverScratch::default(),
-            cache: Vec::new(),
-            touching: Vec::new(),
-        }
-    }
 }
 
 impl<const D: usize> StepScratch<D>

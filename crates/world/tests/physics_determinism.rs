@@ -58,21 +58,7 @@ where
     Space<D>: Dim<D>,
 {
     let mut w = world_with_gravity::<D>(-up::<D>() * G);
-    add_ground_box(&mut w, base as Real * 2.0);
-    let h = 0.5;
-    let depth = if D == 3 { base } else { 1 };
-    for row in 0..base {
-        let n = base - row;
-        for (i, k) in (0..n).flat_map(|i| (0..depth.min(n)).map(move |k| (i, k))) {
-            let mut p = Vector::<D>::zeros();
-            p[0] = (i as Real - 0.5 * (n - 1) as Real) * 2.02 * h;
-            p[1] = h + 2.02 * h * row as Real;
-            if D == 3 {
-                p[2] = (k as Real - 0.5 * (depth.min(n) - 1) as Real) * 2.02 * h;
-            }
-            add_box(&mut w, p, h, 0.6);
-        }
-    }
+    add_box_pyramid(&mut w, base);
     let mut p = Vector::<D>::zeros();
     p[0] = -(base as Real);
     p[1] = 1.0;

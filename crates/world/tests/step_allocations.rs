@@ -8,8 +8,7 @@ mod physics_support;
 use fathom_math::{Dim, Real, Space, Vector};
 use fathom_world::World;
 use physics_support::{
-    add_ball, add_box, add_ground_box, add_ground_plane, awake_world, in_pool, up,
-    world_with_gravity, G,
+    add_ball, add_box_pyramid, add_ground_plane, awake_world, in_pool, up, world_with_gravity, G,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -54,22 +53,8 @@ where
         awake_world::<D>(g)
     };
     let base = 6;
-    add_ground_box(&mut w, base as Real * 2.0);
+    add_box_pyramid(&mut w, base);
     add_ground_plane(&mut w, 0.5, 0.0);
-    let h = 0.5;
-    let depth = if D == 3 { base } else { 1 };
-    for row in 0..base {
-        let n = base - row;
-        for (i, k) in (0..n).flat_map(|i| (0..depth.min(n)).map(move |k| (i, k))) {
-            let mut p = Vector::<D>::zeros();
-            p[0] = (i as Real - 0.5 * (n - 1) as Real) * 2.02 * h;
-            p[1] = h + 2.02 * h * row as Real;
-            if D == 3 {
-                p[2] = (k as Real - 0.5 * (depth.min(n) - 1) as Real) * 2.02 * h;
-            }
-            add_box(&mut w, p, h, 0.6);
-        }
-    }
     for i in 0..4 {
         let mut p = Vector::<D>::zeros();
         p[0] = base as Real + 1.0 + i as Real;

@@ -116,6 +116,29 @@ where
         .expect("valid box")
 }
 
+/// A pyramid of unit boxes `base` wide (a square pyramid in 3D) on a ground box, each box
+/// 1 cm from its neighbours and the row below (friction 0.6).
+pub fn add_box_pyramid<const D: usize>(w: &mut World<D>, base: usize)
+where
+    Space<D>: Dim<D>,
+{
+    add_ground_box(w, base as Real * 2.0);
+    let h = 0.5;
+    let depth = if D == 3 { base } else { 1 };
+    for row in 0..base {
+        let n = base - row;
+        for (i, k) in (0..n).flat_map(|i| (0..depth.min(n)).map(move |k| (i, k))) {
+            let mut p = Vector::<D>::zeros();
+            p[0] = (i as Real - 0.5 * (n - 1) as Real) * 2.02 * h;
+            p[1] = h + 2.02 * h * row as Real;
+            if D == 3 {
+                p[2] = (k as Real - 0.5 * (depth.min(n) - 1) as Real) * 2.02 * h;
+            }
+            add_box(w, p, h, 0.6);
+        }
+    }
+}
+
 /// A dynamic ball of radius `r` at `p`.
 pub fn add_ball<const D: usize>(
     w: &mut World<D>,

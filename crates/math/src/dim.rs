@@ -6,6 +6,7 @@
 //! operations the engine needs on them, and is implemented exactly twice.
 //! Generic code carries the bound `Space<D>: Dim<D>` and is written once.
 
+use crate::lanes::{Lanes, Lanes2, Lanes3};
 use crate::{Real, Vector};
 use nalgebra::{
     AbstractRotation, Matrix3, SMatrix, Unit, UnitComplex, UnitQuaternion, Vector2, Vector3,
@@ -55,6 +56,8 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
         + SubAssign;
     /// Angular inertia tensor (or its inverse), in whatever frame the caller says.
     type AngularInertia: Copy + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+    /// The angular vector and rotation in four lanes (`lanes.rs`).
+    type Lanes: Lanes<D, Ang = Self::AngVector, Rot = Self::Rotation>;
 
     /// Number of rotational degrees of freedom: 1 in 2D, 3 in 3D.
     const ANGULAR_DOF: usize;
@@ -140,6 +143,7 @@ impl Dim<2> for Space<2> {
     type Rotation = UnitComplex<Real>;
     type AngVector = Real;
     type AngularInertia = Real;
+    type Lanes = Lanes2;
     const ANGULAR_DOF: usize = 1;
 
     #[inline]
@@ -237,6 +241,7 @@ impl Dim<3> for Space<3> {
     type Rotation = UnitQuaternion<Real>;
     type AngVector = Vector3<Real>;
     type AngularInertia = Matrix3<Real>;
+    type Lanes = Lanes3;
     const ANGULAR_DOF: usize = 3;
 
     #[inline]

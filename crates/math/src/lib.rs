@@ -32,6 +32,7 @@
 
 mod aabb;
 mod dim;
+pub mod lanes;
 pub mod segment;
 
 pub use aabb::Aabb;

@@ -15,6 +15,7 @@ use crate::body::{Motion, SolverBody};
 use crate::contact::ContactConstraint;
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::solver::{Sweep, Work};
+use crate::wide::{Bundle, WidePoint, LANES};
 use fathom_math::{Dim, Space};
 use std::ops::Range;
 
@@ -176,6 +177,55 @@ impl Schedule {
         &self.order
     }
 
+    /// Each colour's range of the prepared contacts and whether it is serial, in colour order.
+    pub(crate) fn colour_ranges(&self) -> impl Iterator<Item = (Range<usize>, bool)> + '_ {
+        self.colours.iter().map(|c| (c.range.clone(), c.serial))
+    }
+
+    /// The colours' indices in `sweep` order: the foundation colours first, then the moving
+    /// ones forward or backward.
+    fn visit(&self, sweep: Sweep) -> impl Iterator<Item = usize> {
+        let (foundation, len) = (self.foundation, self.colours.len());
+        (0..len).map(move |k| match sweep {
+            Sweep::Backward if k >= foundation => foundation + len - 1 - k,
+            _ => k,
+        })
+    }
+
+    /// Like [`Self::for_each`] over the bundles `work.lanes` packed: `wide` on each bundle
+    /// with its point slots, `single` on each contact left out of the bundles. A colour's
+    /// bundles are spread over rayon's threads when there are enough of them.
+    pub(crate) fn for_each_wide<const D: usize>(
+        &self,
+        work: &mut Work<D>,
+        sweep: Sweep,
+        single: impl Fn(&Prepared<D>, &mut [PreparedPoint<D>]) + Sync,
+        wide: impl Fn(&Bundle<D>, &mut [WidePoint<D>]) + Sync,
+    ) where
+        Space<D>: Dim<D>,
+    {
+        for colour in self.visit(sweep) {
+            let (bundles, singles) = work.lanes.colours[colour].clone();
+            let bundles = &work.lanes.bundles[bundles];
+            if let (Some(first), Some(last)) = (bundles.first(), bundles.last()) {
+                let base = first.points().start;
+                let points = &mut work.lanes.points[base..last.points().end];
+                split_bundles(bundles, points, base, &wide);
+            }
+            let singles = &work.lanes.singles[singles];
+            let backward = self.colours[colour].serial && sweep == Sweep::Backward;
+            let mut run = |&i: &u32| {
+                let c = &work.contacts[i as usize];
+                single(c, slice_of(&mut work.points, 0, c));
+            };
+            if backward {
+                singles.iter().rev().for_each(&mut run);
+            } else {
+                singles.iter().for_each(&mut run);
+            }
+        }
+    }
+
     /// Calls `f` on every prepared contact of `work` with its points, colour by colour in
     /// `sweep` order; a colour's contacts are spread over rayon's threads when there are
     /// enough of them.
@@ -187,12 +237,8 @@ impl Schedule {
     ) where
         Space<D>: Dim<D>,
     {
-        let (foundation, moving) = self.colours.split_at(self.foundation);
-        let mut run = |c: &Colour| run_colour(work, c, sweep, &f);
-        foundation.iter().for_each(&mut run);
-        match sweep {
-            Sweep::Forward => moving.iter().for_each(run),
-            Sweep::Backward => moving.iter().rev().for_each(run),
+        for colour in self.visit(sweep) {
+            run_colour(work, &self.colours[colour], sweep, &f);
         }
     }
 }
@@ -261,6 +307,32 @@ fn split<const D: usize>(
     rayon::join(
         || split(lo, lo_points, base, f),
         || split(hi, hi_points, mid, f),
+    );
+}
+
+/// Bundles of one colour (and their point slots, from slot `base`), halved until small
+/// enough for one task; the halves run on rayon's threads.
+fn split_bundles<const D: usize>(
+    bundles: &[Bundle<D>],
+    points: &mut [WidePoint<D>],
+    base: usize,
+    f: &(impl Fn(&Bundle<D>, &mut [WidePoint<D>]) + Sync),
+) where
+    Space<D>: Dim<D>,
+{
+    if bundles.len() <= TASK / LANES {
+        for b in bundles {
+            let slots = b.points();
+            f(b, &mut points[slots.start - base..slots.end - base]);
+        }
+        return;
+    }
+    let (lo, hi) = bundles.split_at(bundles.len() / 2);
+    let mid = hi[0].points().start;
+    let (lo_points, hi_points) = points.split_at_mut(mid - base);
+    rayon::join(
+        || split_bundles(lo, lo_points, base, f),
+        || split_bundles(hi, hi_points, mid, f),
     );
 }
 

@@ -52,6 +52,7 @@ mod prepared;
 mod softness;
 mod solver;
 mod view;
+mod wide;
 
 pub use body::{Motion, SolverBody};
 pub use constraint::Constraint;

@@ -29,19 +29,19 @@ where
 {
     pub(crate) body_a: usize,
     pub(crate) body_b: usize,
-    normal: Vector<D>,
-    tangents: [Vector<D>; 2],
-    friction: Real,
-    restitution: Real,
+    pub(crate) normal: Vector<D>,
+    pub(crate) tangents: [Vector<D>; 2],
+    pub(crate) friction: Real,
+    pub(crate) restitution: Real,
     /// Softness used while biased (stiffer against static bodies and much heavier ones).
-    softness: Softness,
+    pub(crate) softness: Softness,
     /// Relative acceleration of B from A along the normal from gravity and external forces
     /// alone (m/s², negative closing).
-    closing_accel: Real,
+    pub(crate) closing_accel: Real,
     /// The bodies' inverse masses (1/kg), so the passes read no body for them.
     pub(crate) inv_mass: [Real; 2],
     /// Unit null vector of a 4-point manifold's normal rows; zero when none.
-    null: [Real; 4],
+    pub(crate) null: [Real; 4],
     /// Passes per solve or relax stage (1, more under a mass ratio).
     pub(crate) passes: u8,
     /// First point in the step's point list and how many.
@@ -56,35 +56,35 @@ where
     Space<D>: Dim<D>,
 {
     /// Accumulated normal impulse of the current substep, N s.
-    normal_impulse: Real,
+    pub(crate) normal_impulse: Real,
     /// Accumulated friction impulses along the tangents, N s.
-    tangent_impulse: [Real; 2],
+    pub(crate) tangent_impulse: [Real; 2],
     /// Normal impulse over the step so far, N s.
-    total_normal_impulse: Real,
+    pub(crate) total_normal_impulse: Real,
     /// Largest normal impulse applied in any substep, N s.
-    max_normal_impulse: Real,
+    pub(crate) max_normal_impulse: Real,
     /// The anchor's offset from A's centre of mass at step start, in A's body frame, to
     /// follow A's rotation during the step.
-    local_r_a: Vector<D>,
+    pub(crate) local_r_a: Vector<D>,
     /// The same for B.
-    local_r_b: Vector<D>,
+    pub(crate) local_r_b: Vector<D>,
     /// Separation minus the part explained by the anchors, so that
     /// `n · (Δp_b - Δp_a + r_b' - r_a') + base_separation` is the current separation.
-    base_separation: Real,
+    pub(crate) base_separation: Real,
     /// Effective mass along the normal, kg.
-    normal_mass: Real,
+    pub(crate) normal_mass: Real,
     /// The normal's angular rows and responses.
-    normal_row: Row<D>,
+    pub(crate) normal_row: Row<D>,
     /// The tangents' angular rows and responses (2D uses the first).
-    tangent_rows: [Row<D>; 2],
+    pub(crate) tangent_rows: [Row<D>; 2],
     /// The tangent plane's inverse effective mass `K` (1/kg) in the constraint's tangent
     /// basis, as `[K00, K11, K01]` (2D uses `K00` only).
-    tangent_k: [Real; 3],
+    pub(crate) tangent_k: [Real; 3],
     /// `1 / K00`, kg: in 2D the slip's effective mass (0 when nothing can move).
-    tangent_mass: Real,
+    pub(crate) tangent_mass: Real,
     /// Normal approach speed at impact (negative approaching), m/s, for restitution: the
     /// speed at step start, carried across the gap under the bodies' own accelerations.
-    relative_velocity: Real,
+    pub(crate) relative_velocity: Real,
 }
 
 impl<const D: usize> PreparedPoint<D>
@@ -174,12 +174,12 @@ where
 /// (`I⁻¹ (r × d)`, with the inertia at step start). With them a pass reads and writes only
 /// velocities.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Row<const D: usize>
+pub(crate) struct Row<const D: usize>
 where
     Space<D>: Dim<D>,
 {
-    rows: [AngVector<D>; 2],
-    response: [AngVector<D>; 2],
+    pub(crate) rows: [AngVector<D>; 2],
+    pub(crate) response: [AngVector<D>; 2],
 }
 
 impl<const D: usize> Row<D>

@@ -40,6 +40,7 @@ use crate::contact::{ContactConstraint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
 use crate::view::BodyView;
+use crate::wide::{Bundle, WidePoint, WideWork};
 use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -202,6 +203,8 @@ fn step_here<const D: usize>(
     let schedule = &*schedule;
     work.prepare(bodies, contacts, schedule, &ctx, &gravity);
     mass_ratio_passes(bodies, &mut work.contacts, carried);
+    work.lanes
+        .pack(schedule.colour_ranges(), &work.contacts, &work.points);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
         // The body stages guard each body they update (before and after in the position
@@ -213,6 +216,7 @@ fn step_here<const D: usize>(
         solve(bodies, work, constraints, schedule, &ctx, false, sweep);
         freeze_non_finite(bodies);
     }
+    work.lanes.unpack(&work.contacts, &mut work.points);
     apply_restitution(bodies, work, schedule, &ctx);
     freeze_non_finite(bodies);
     work.store(contacts, schedule);
@@ -228,6 +232,8 @@ where
     pub(crate) points: Vec<PreparedPoint<D>>,
     /// Each prepared contact's first point, and one past the last point.
     firsts: Vec<usize>,
+    /// The contacts four to a bundle for the wide passes (`wide.rs`).
+    pub(crate) lanes: WideWork<D>,
 }
 
 impl<const D: usize> Work<D>
@@ -492,9 +498,12 @@ fn warm_start<const D: usize>(
         c.warm_start(bodies, ctx);
     }
     let view = BodyView::new(bodies);
-    schedule.for_each(work, Sweep::Forward, |c, points| {
-        c.warm_start(points, &view)
-    });
+    schedule.for_each_wide(
+        work,
+        Sweep::Forward,
+        |c, points| c.warm_start(points, &view),
+        |b, points| b.warm_start(points, &view),
+    );
 }
 
 /// The order in which a pass visits the constraints.
@@ -543,7 +552,7 @@ fn solve<const D: usize>(
             .for_each(|c| c.solve(bodies, ctx, use_bias)),
     }
     let view = BodyView::new(bodies);
-    schedule.for_each(work, sweep, |c, points| {
+    let single = |c: &Prepared<D>, points: &mut [PreparedPoint<D>]| {
         for _ in 0..c.passes {
             c.solve_normal(points, &view, ctx, use_bias);
             c.solve_friction(points, &view);
@@ -551,7 +560,14 @@ fn solve<const D: usize>(
         if !use_bias {
             Prepared::record_substep(points);
         }
-    });
+    };
+    let wide = |b: &Bundle<D>, points: &mut [WidePoint<D>]| {
+        b.solve(points, &view, ctx, use_bias);
+        if !use_bias {
+            Bundle::record_substep(points);
+        }
+    };
+    schedule.for_each_wide(work, sweep, single, wide);
 }
 
 /// Stage: move every non-static body over one substep: by its velocity, or along its exact

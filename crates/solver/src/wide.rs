@@ -1,0 +1,761 @@
+//! The contact passes four contacts at a time, one SIMD lane each.
+//!
+//! The contacts of one colour (`colour.rs`) share no dynamic body, so four of them can be
+//! solved together: each [`Bundle`] holds four prepared contacts field by field, one register
+//! per field with a lane per contact, and its points ([`WidePoint`]) the same way. A pass loads
+//! the eight bodies' velocities into lanes, runs the arithmetic of `prepared.rs` on all four
+//! lanes, and stores them back. Each lane does exactly the scalar pass's operations in the
+//! same order, so a lane's bits are the ones the scalar pass gives its contact.
+//!
+//! Bundles are packed after the prepare stage, colour by colour in colour order. A colour's
+//! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
+//! they change nothing and are never stored. Contacts that need several passes (a mass ratio)
+//! and the serial overflow colours stay scalar ("singles"). After the substeps the impulses
+//! go back to the scalar points, where restitution and the caller's store read them.
+
+use crate::body::SolverBody;
+use crate::contact::StepContext;
+use crate::prepared::{Prepared, PreparedPoint, Row};
+use crate::view::BodyView;
+use fathom_math::lanes::{self, Lanes, Vector4x, F4};
+use fathom_math::{Dim, Real, Space, MAX_MANIFOLD_POINTS};
+use std::ops::Range;
+
+/// Contacts per bundle.
+pub(crate) const LANES: usize = 4;
+
+type L<const D: usize> = <Space<D> as Dim<D>>::Lanes;
+type WideAng<const D: usize> = <L<D> as Lanes<D>>::WideAng;
+
+/// [`Row`] in four lanes.
+#[derive(Clone, Copy, Debug)]
+struct WideRow<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    rows: [WideAng<D>; 2],
+    response: [WideAng<D>; 2],
+}
+
+/// A point slot of a bundle: point `j` of each lane's contact ([`PreparedPoint`] in lanes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WidePoint<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    normal_impulse: F4,
+    tangent_impulse: [F4; 2],
+    total_normal_impulse: F4,
+    max_normal_impulse: F4,
+    local_r_a: Vector4x<D>,
+    local_r_b: Vector4x<D>,
+    base_separation: F4,
+    normal_mass: F4,
+    normal_row: WideRow<D>,
+    tangent_rows: [WideRow<D>; 2],
+    tangent_k: [F4; 3],
+    tangent_mass: F4,
+}
+
+/// Four prepared contacts of one colour, a lane each ([`Prepared`] in lanes).
+#[derive(Clone, Debug)]
+pub(crate) struct Bundle<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// The lanes' contacts (indices of the prepared contacts); the first `lanes` are real.
+    contacts: [u32; LANES],
+    lanes: u8,
+    /// The lanes' bodies; an unused lane repeats the first lane's and is never stored.
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    normal: Vector4x<D>,
+    tangents: [Vector4x<D>; 2],
+    friction: F4,
+    bias_rate: F4,
+    mass_scale: F4,
+    impulse_scale: F4,
+    inv_mass: [F4; 2],
+    null: [F4; 4],
+    /// All bits set in the lanes whose contact has four points and a null vector.
+    spreads: F4,
+    /// The bundle's first point slot and how many (the most points of any lane).
+    first: u32,
+    count: u8,
+}
+
+/// The bundles of a step and the contacts solved one at a time, colour by colour.
+#[derive(Default)]
+pub(crate) struct WideWork<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) bundles: Vec<Bundle<D>>,
+    pub(crate) points: Vec<WidePoint<D>>,
+    /// Per colour of the schedule: its bundles, and its singles as a range of `singles`.
+    pub(crate) colours: Vec<(Range<usize>, Range<usize>)>,
+    /// Prepared contacts solved by the scalar passes.
+    pub(crate) singles: Vec<u32>,
+}
+
+impl<const D: usize> WideRow<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn zero() -> Self {
+        let zero = L::<D>::ang_zero();
+        Self {
+            rows: [zero; 2],
+            response: [zero; 2],
+        }
+    }
+
+    fn set_lane(&mut self, k: usize, row: &Row<D>) {
+        for s in 0..2 {
+            L::<D>::ang_set_lane(&mut self.rows[s], k, &row.rows[s]);
+            L::<D>::ang_set_lane(&mut self.response[s], k, &row.response[s]);
+        }
+    }
+
+    /// [`Row::speed`] in lanes.
+    #[inline]
+    fn speed(&self, pair: &WidePair<D>, d: &Vector4x<D>) -> F4 {
+        let dv = lanes::vector_sub(&pair.v_b, &pair.v_a);
+        lanes::vector_dot(d, &dv) + L::<D>::ang_dot(&self.rows[1], &pair.w_b)
+            - L::<D>::ang_dot(&self.rows[0], &pair.w_a)
+    }
+
+    /// [`Row::apply`] in lanes.
+    #[inline]
+    fn apply(&self, pair: &mut WidePair<D>, d: &Vector4x<D>, lambda: F4, inv_mass: &[F4; 2]) {
+        lanes::vector_sub_scaled(&mut pair.v_a, d, lambda * inv_mass[0]);
+        L::<D>::ang_sub_scaled(&mut pair.w_a, &self.response[0], lambda);
+        lanes::vector_add_scaled(&mut pair.v_b, d, lambda * inv_mass[1]);
+        L::<D>::ang_add_scaled(&mut pair.w_b, &self.response[1], lambda);
+    }
+}
+
+impl<const D: usize> WidePoint<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A slot with every lane zero: a lane without a point here changes nothing.
+    fn zero() -> Self {
+        let (row, v) = (WideRow::zero(), [F4::ZERO; D]);
+        Self {
+            normal_impulse: F4::ZERO,
+            tangent_impulse: [F4::ZERO; 2],
+            total_normal_impulse: F4::ZERO,
+            max_normal_impulse: F4::ZERO,
+            local_r_a: v,
+            local_r_b: v,
+            base_separation: F4::ZERO,
+            normal_mass: F4::ZERO,
+            normal_row: row,
+            tangent_rows: [row; 2],
+            tangent_k: [F4::ZERO; 3],
+            tangent_mass: F4::ZERO,
+        }
+    }
+
+    /// Lane `k` set to the scalar point `p`.
+    fn set_lane(&mut self, k: usize, p: &PreparedPoint<D>) {
+        let set = |x: &mut F4, v: Real| x.as_mut_array()[k] = v;
+        set(&mut self.normal_impulse, p.normal_impulse);
+        set(&mut self.tangent_impulse[0], p.tangent_impulse[0]);
+        set(&mut self.tangent_impulse[1], p.tangent_impulse[1]);
+        set(&mut self.total_normal_impulse, p.total_normal_impulse);
+        set(&mut self.max_normal_impulse, p.max_normal_impulse);
+        lanes::vector_set_lane(&mut self.local_r_a, k, &p.local_r_a);
+        lanes::vector_set_lane(&mut self.local_r_b, k, &p.local_r_b);
+        set(&mut self.base_separation, p.base_separation);
+        set(&mut self.normal_mass, p.normal_mass);
+        self.normal_row.set_lane(k, &p.normal_row);
+        self.tangent_rows[0].set_lane(k, &p.tangent_rows[0]);
+        self.tangent_rows[1].set_lane(k, &p.tangent_rows[1]);
+        for (x, &v) in self.tangent_k.iter_mut().zip(&p.tangent_k) {
+            set(x, v);
+        }
+        set(&mut self.tangent_mass, p.tangent_mass);
+    }
+
+    /// Lane `k`'s impulses back into its scalar point.
+    fn scatter(&self, k: usize, p: &mut PreparedPoint<D>) {
+        p.normal_impulse = self.normal_impulse.as_array()[k];
+        p.tangent_impulse = self.tangent_impulse.map(|t| t.as_array()[k]);
+        p.total_normal_impulse = self.total_normal_impulse.as_array()[k];
+        p.max_normal_impulse = self.max_normal_impulse.as_array()[k];
+    }
+}
+
+/// The lanes' velocities of both bodies ([`crate::prepared`]'s `Pair` in lanes).
+struct WidePair<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    v_a: Vector4x<D>,
+    w_a: WideAng<D>,
+    v_b: Vector4x<D>,
+    w_b: WideAng<D>,
+}
+
+impl<const D: usize> WidePair<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn load(a: &[&SolverBody<D>; LANES], b: &[&SolverBody<D>; LANES]) -> Self {
+        Self {
+            v_a: lanes::vector_gather(a.map(|x| &x.linear_velocity)),
+            w_a: L::<D>::ang_gather(a.map(|x| &x.angular_velocity)),
+            v_b: lanes::vector_gather(b.map(|x| &x.linear_velocity)),
+            w_b: L::<D>::ang_gather(b.map(|x| &x.angular_velocity)),
+        }
+    }
+
+    /// The real lanes' velocities back into their bodies (dynamic ones only, see
+    /// [`BodyView::store`]).
+    fn store(&self, bodies: &BodyView<'_, D>, bundle: &Bundle<D>) {
+        for k in 0..bundle.lanes as usize {
+            bodies.store(
+                bundle.body_a[k] as usize,
+                lanes::vector_lane(&self.v_a, k),
+                L::<D>::ang_lane(&self.w_a, k),
+            );
+            bodies.store(
+                bundle.body_b[k] as usize,
+                lanes::vector_lane(&self.v_b, k),
+                L::<D>::ang_lane(&self.w_b, k),
+            );
+        }
+    }
+}
+
+/// [`crate::prepared`]'s `Gap` in lanes: the normal in each body frame and the offset.
+struct WideGap<const D: usize> {
+    normal_a: Vector4x<D>,
+    normal_b: Vector4x<D>,
+    offset: F4,
+}
+
+impl<const D: usize> WideGap<D> {
+    #[inline]
+    fn separation(&self, p: &WidePoint<D>) -> F4
+    where
+        Space<D>: Dim<D>,
+    {
+        self.offset + lanes::vector_dot(&self.normal_b, &p.local_r_b)
+            - lanes::vector_dot(&self.normal_a, &p.local_r_a)
+            + p.base_separation
+    }
+}
+
+impl<const D: usize> Bundle<D>
+where
+    Space<D>: Dim<D>,
+{
+    const TANGENTS: usize = D - 1;
+
+    /// The lanes' bodies, to read.
+    #[inline]
+    fn bodies<'v>(
+        &self,
+        view: &'v BodyView<'_, D>,
+    ) -> ([&'v SolverBody<D>; LANES], [&'v SolverBody<D>; LANES]) {
+        (
+            self.body_a.map(|i| view.get(i as usize)),
+            self.body_b.map(|i| view.get(i as usize)),
+        )
+    }
+
+    #[inline]
+    fn gap(&self, a: &[&SolverBody<D>; LANES], b: &[&SolverBody<D>; LANES]) -> WideGap<D> {
+        let rotate = |x: &[&SolverBody<D>; LANES]| {
+            L::<D>::inverse_rotate(&L::<D>::rot_gather(x.map(|x| &x.rotation)), &self.normal)
+        };
+        let dp_a = lanes::vector_gather(a.map(|x| &x.delta_position));
+        let dp_b = lanes::vector_gather(b.map(|x| &x.delta_position));
+        WideGap {
+            normal_a: rotate(a),
+            normal_b: rotate(b),
+            offset: lanes::vector_dot(&self.normal, &lanes::vector_sub(&dp_b, &dp_a)),
+        }
+    }
+
+    /// [`Prepared::warm_start`] in lanes.
+    pub(crate) fn warm_start(&self, points: &[WidePoint<D>], view: &BodyView<'_, D>) {
+        let (a, b) = self.bodies(view);
+        let mut pair = WidePair::load(&a, &b);
+        for p in points {
+            p.normal_row
+                .apply(&mut pair, &self.normal, p.normal_impulse, &self.inv_mass);
+            for k in 0..Self::TANGENTS {
+                p.tangent_rows[k].apply(
+                    &mut pair,
+                    &self.tangents[k],
+                    p.tangent_impulse[k],
+                    &self.inv_mass,
+                );
+            }
+        }
+        pair.store(view, self);
+    }
+
+    /// One pass of the normal constraints and then of friction: [`Prepared::solve_normal`]
+    /// and [`Prepared::solve_friction`] in lanes, on one load of the bodies.
+    pub(crate) fn solve(
+        &self,
+        points: &mut [WidePoint<D>],
+        view: &BodyView<'_, D>,
+        ctx: &StepContext,
+        use_bias: bool,
+    ) {
+        let (a, b) = self.bodies(view);
+        let mut pair = WidePair::load(&a, &b);
+        let gap = self.gap(&a, &b);
+        self.solve_normal(points, &mut pair, &gap, ctx, use_bias);
+        if Self::TANGENTS == 1 {
+            self.solve_friction_line(points, &mut pair);
+        } else {
+            self.solve_friction_plane(points, &mut pair);
+        }
+        pair.store(view, self);
+    }
+
+    fn solve_normal(
+        &self,
+        points: &mut [WidePoint<D>],
+        pair: &mut WidePair<D>,
+        gap: &WideGap<D>,
+        ctx: &StepContext,
+        use_bias: bool,
+    ) {
+        let n = &self.normal;
+        let (zero, one) = (F4::ZERO, F4::ONE);
+        let inv_h = F4::splat(ctx.inv_h);
+        let max_push = F4::splat(-ctx.max_push_out_speed);
+        let mut touching = F4::splat(0.0).simd_eq(zero);
+        for p in points.iter_mut() {
+            let s = gap.separation(p);
+            touching &= s.simd_le(zero);
+            let ahead = s.simd_gt(zero);
+            let speculative = s * inv_h;
+            let (bias, mass_scale, impulse_scale) = if use_bias {
+                let soft = (self.bias_rate * s).max(max_push);
+                (
+                    ahead.select(speculative, soft),
+                    ahead.select(one, self.mass_scale),
+                    ahead.select(zero, self.impulse_scale),
+                )
+            } else {
+                (ahead.select(speculative, zero), one, zero)
+            };
+            let vn = p.normal_row.speed(pair, n);
+            let delta =
+                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let new_impulse = (p.normal_impulse + delta).fast_max(zero);
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            p.normal_row.apply(pair, n, applied, &self.inv_mass);
+        }
+        let spreads = touching & self.spreads;
+        if points.len() == MAX_MANIFOLD_POINTS && spreads.any() {
+            spread(points, &self.null, spreads);
+        }
+    }
+
+    /// [`Prepared::solve_friction`] along the one tangent of 2D.
+    fn solve_friction_line(&self, points: &mut [WidePoint<D>], pair: &mut WidePair<D>) {
+        let t = &self.tangents[0];
+        for p in points.iter_mut() {
+            let max_friction = self.friction * p.normal_impulse;
+            let slip = p.tangent_rows[0].speed(pair, t);
+            let old = p.tangent_impulse[0];
+            let new = (old - p.tangent_mass * slip)
+                .max(-max_friction)
+                .min(max_friction);
+            p.tangent_rows[0].apply(pair, t, new - old, &self.inv_mass);
+            p.tangent_impulse[0] = new;
+        }
+    }
+
+    /// [`Prepared::solve_friction`] in the tangent plane of 3D, along the slip.
+    fn solve_friction_plane(&self, points: &mut [WidePoint<D>], pair: &mut WidePair<D>) {
+        let [t0, t1] = &self.tangents;
+        let zero = F4::ZERO;
+        for p in points.iter_mut() {
+            let max_friction = self.friction * p.normal_impulse;
+            let slip = [
+                p.tangent_rows[0].speed(pair, t0),
+                p.tangent_rows[1].speed(pair, t1),
+            ];
+            let step = slip_step(&p.tangent_k, &slip);
+            let old = p.tangent_impulse;
+            let mut new = [old[0] - step * slip[0], old[1] - step * slip[1]];
+            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+            let over = len.simd_gt(max_friction);
+            if over.any() {
+                let scale = len.simd_gt(zero).select(max_friction / len, zero);
+                new = new.map(|x| over.select(x * scale, x));
+            }
+            p.tangent_rows[0].apply(pair, t0, new[0] - old[0], &self.inv_mass);
+            p.tangent_rows[1].apply(pair, t1, new[1] - old[1], &self.inv_mass);
+            p.tangent_impulse = new;
+        }
+    }
+
+    /// [`Prepared::record_substep`] in lanes.
+    pub(crate) fn record_substep(points: &mut [WidePoint<D>]) {
+        for p in points.iter_mut() {
+            p.total_normal_impulse += p.normal_impulse;
+        }
+    }
+}
+
+/// The `prepared.rs` slip step in lanes: `|s|² / (sᵀ K s)`, 0 where `sᵀ K s <= 0`.
+#[inline]
+fn slip_step(k: &[F4; 3], s: &[F4; 2]) -> F4 {
+    let ss = s[0] * s[0] + s[1] * s[1];
+    let two = F4::splat(2.0);
+    let sks = k[0] * s[0] * s[0] + k[1] * s[1] * s[1] + two * k[2] * s[0] * s[1];
+    sks.simd_gt(F4::ZERO).select(ss / sks, F4::ZERO)
+}
+
+/// The `prepared.rs` spread in lanes, applied to the lanes of `mask` (all bits set) only.
+fn spread<const D: usize>(points: &mut [WidePoint<D>], z: &[F4; 4], mask: F4)
+where
+    Space<D>: Dim<D>,
+{
+    let zero = F4::ZERO;
+    let mut along = zero;
+    let (mut lo, mut hi) = (F4::splat(Real::NEG_INFINITY), F4::splat(Real::INFINITY));
+    for (p, &zi) in points.iter().zip(z) {
+        let l = p.normal_impulse;
+        along += zi * l;
+        let ratio = l / zi;
+        hi = zi.simd_gt(zero).select(hi.min(ratio), hi);
+        lo = zi.simd_lt(zero).select(lo.max(ratio), lo);
+    }
+    let alpha = along.max(lo).min(hi);
+    for (p, &zi) in points.iter_mut().zip(z) {
+        let spread = (p.normal_impulse - alpha * zi).max(zero);
+        p.normal_impulse = mask.select(spread, p.normal_impulse);
+    }
+}
+
+impl<const D: usize> WideWork<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Stage: the prepared contacts of each colour (`colours`: its range of `contacts` and
+    /// whether it is serial) packed four to a bundle, over the last step's memory.
+    pub(crate) fn pack(
+        &mut self,
+        colours: impl Iterator<Item = (Range<usize>, bool)>,
+        contacts: &[Prepared<D>],
+        points: &[PreparedPoint<D>],
+    ) {
+        self.bundles.clear();
+        self.points.clear();
+        self.colours.clear();
+        self.singles.clear();
+        for (range, serial) in colours {
+            let (bundles, singles) = (self.bundles.len(), self.singles.len());
+            let mut lane = [0u32; LANES];
+            let mut used = 0;
+            for i in range {
+                if serial || contacts[i].passes != 1 {
+                    self.singles.push(i as u32);
+                    continue;
+                }
+                lane[used] = i as u32;
+                used += 1;
+                if used == LANES {
+                    self.push_bundle(&lane[..used], contacts, points);
+                    used = 0;
+                }
+            }
+            if used > 0 {
+                self.push_bundle(&lane[..used], contacts, points);
+            }
+            let done = (bundles..self.bundles.len(), singles..self.singles.len());
+            self.colours.push(done);
+        }
+    }
+
+    fn push_bundle(&mut self, lane: &[u32], contacts: &[Prepared<D>], points: &[PreparedPoint<D>]) {
+        let first = &contacts[lane[0] as usize];
+        let count = lane
+            .iter()
+            .map(|&i| contacts[i as usize].count)
+            .max()
+            .unwrap_or(0);
+        let mut bundle = Bundle::empty(first, self.points.len() as u32, count);
+        let slots = self.points.len();
+        self.points
+            .resize(slots + count as usize, WidePoint::zero());
+        for (k, &i) in lane.iter().enumerate() {
+            let c = &contacts[i as usize];
+            bundle.set_lane(k, i, c);
+            let mine = &points[c.first as usize..c.first as usize + c.count as usize];
+            for (slot, p) in self.points[slots..].iter_mut().zip(mine) {
+                slot.set_lane(k, p);
+            }
+        }
+        bundle.lanes = lane.len() as u8;
+        self.bundles.push(bundle);
+    }
+
+    /// Stage: the bundles' impulses back into the scalar points of their contacts.
+    pub(crate) fn unpack(&self, contacts: &[Prepared<D>], points: &mut [PreparedPoint<D>]) {
+        for bundle in &self.bundles {
+            let slots = &self.points[bundle.points()];
+            for k in 0..bundle.lanes as usize {
+                let c = &contacts[bundle.contacts[k] as usize];
+                let first = c.first as usize;
+                for (j, p) in points[first..first + c.count as usize]
+                    .iter_mut()
+                    .enumerate()
+                {
+                    slots[j].scatter(k, p);
+                }
+            }
+        }
+    }
+}
+
+impl<const D: usize> Bundle<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// A bundle with no real lane, whose unused lanes use `first`'s bodies, and `count`
+    /// point slots from slot `slot`.
+    fn empty(first: &Prepared<D>, slot: u32, count: u8) -> Self {
+        let v = [F4::ZERO; D];
+        Self {
+            contacts: [0; LANES],
+            lanes: 0,
+            body_a: [first.body_a as u32; LANES],
+            body_b: [first.body_b as u32; LANES],
+            normal: v,
+            tangents: [v; 2],
+            friction: F4::ZERO,
+            bias_rate: F4::ZERO,
+            mass_scale: F4::ZERO,
+            impulse_scale: F4::ZERO,
+            inv_mass: [F4::ZERO; 2],
+            null: [F4::ZERO; 4],
+            spreads: F4::ZERO,
+            first: slot,
+            count,
+        }
+    }
+
+    /// Lane `k` set to prepared contact `index`, `c`.
+    fn set_lane(&mut self, k: usize, index: u32, c: &Prepared<D>) {
+        let set = |x: &mut F4, v: Real| x.as_mut_array()[k] = v;
+        self.contacts[k] = index;
+        self.body_a[k] = c.body_a as u32;
+        self.body_b[k] = c.body_b as u32;
+        lanes::vector_set_lane(&mut self.normal, k, &c.normal);
+        lanes::vector_set_lane(&mut self.tangents[0], k, &c.tangents[0]);
+        lanes::vector_set_lane(&mut self.tangents[1], k, &c.tangents[1]);
+        set(&mut self.friction, c.friction);
+        set(&mut self.bias_rate, c.softness.bias_rate);
+        set(&mut self.mass_scale, c.softness.mass_scale);
+        set(&mut self.impulse_scale, c.softness.impulse_scale);
+        set(&mut self.inv_mass[0], c.inv_mass[0]);
+        set(&mut self.inv_mass[1], c.inv_mass[1]);
+        for (x, &v) in self.null.iter_mut().zip(&c.null) {
+            set(x, v);
+        }
+        // All bits set: a mask lane.
+        let spreads = c.count as usize == MAX_MANIFOLD_POINTS && c.null != [0.0; 4];
+        set(
+            &mut self.spreads,
+            f32::from_bits(if spreads { u32::MAX } else { 0 }),
+        );
+    }
+
+    /// The bundle's point slots, as a range of the step's wide points.
+    pub(crate) fn points(&self) -> Range<usize> {
+        self.first as usize..self.first as usize + self.count as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::Motion;
+    use crate::contact::{ContactConstraint, ContactPoint};
+    use crate::solver::SolverSettings;
+    use fathom_math::Vector;
+    use nalgebra::SMatrix;
+
+    /// A small linear congruential generator: the test needs varied numbers, not good ones.
+    struct Numbers(u64);
+
+    impl Numbers {
+        /// Uniform in `[lo, hi)`.
+        fn next(&mut self, lo: Real, hi: Real) -> Real {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((self.0 >> 40) as Real / (1u64 << 24) as Real)
+        }
+
+        fn vector<const D: usize>(&mut self, size: Real) -> Vector<D> {
+            Vector::from_fn(|_, _| self.next(-size, size))
+        }
+    }
+
+    /// `lanes` contacts between distinct dynamic bodies (one lane against a static body),
+    /// with 1 to the dimension's most points, random poses, velocities, gaps and warm starts.
+    fn scene<const D: usize>(
+        lanes: usize,
+        seed: u64,
+    ) -> (Vec<SolverBody<D>>, Vec<Prepared<D>>, Vec<PreparedPoint<D>>)
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut n = Numbers(seed);
+        let unit = Space::<D>::inertia_from_second_moment(&SMatrix::identity());
+        let mut bodies: Vec<SolverBody<D>> = (0..2 * lanes + 1)
+            .map(|i| {
+                let motion = if i == 2 * lanes {
+                    Motion::Static
+                } else {
+                    Motion::Dynamic
+                };
+                let spin = Space::<D>::cross(&n.vector(1.0), &n.vector(1.0));
+                let rotation = Space::<D>::rotation_from_scaled_axis(&spin);
+                let inertia = Space::<D>::inertia_scale(&unit, n.next(0.5, 3.0));
+                let mut b =
+                    SolverBody::new(motion, n.vector(2.0), rotation, n.next(0.2, 2.0), inertia);
+                if motion == Motion::Dynamic {
+                    b.linear_velocity = n.vector(3.0);
+                    b.angular_velocity = Space::<D>::cross(&n.vector(1.5), &n.vector(1.5));
+                    b.delta_position = n.vector(0.01);
+                }
+                b
+            })
+            .collect();
+        bodies.iter_mut().for_each(|b| {
+            b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
+        });
+        let most = if D == 2 { 2 } else { MAX_MANIFOLD_POINTS };
+        let ctx = SolverSettings::default().context(1.0 / 60.0);
+        let (mut contacts, mut points) = (Vec::new(), Vec::new());
+        for k in 0..lanes {
+            let (a, b) = if k == 1 {
+                (2 * lanes, 2 * k + 1)
+            } else {
+                (2 * k, 2 * k + 1)
+            };
+            let count = if k == 0 {
+                most
+            } else {
+                1 + (k * 3 + seed as usize) % most
+            };
+            let normal = n.vector::<D>(1.0).normalize();
+            // B closes on A along the normal, so that most points take load.
+            bodies[b].linear_velocity -= normal * 4.0;
+            let middle = (bodies[a].center + bodies[b].center) * 0.5;
+            let c = ContactConstraint::new(
+                a,
+                b,
+                normal,
+                n.next(0.1, 1.0),
+                0.0,
+                (0..count).map(|j| {
+                    let mut p =
+                        ContactPoint::new(middle + n.vector(0.5), n.next(-0.03, 0.01), j as u32);
+                    p.normal_impulse = n.next(0.0, 0.2);
+                    p.tangent_impulse = [n.next(-0.05, 0.05), n.next(-0.05, 0.05)];
+                    p
+                }),
+            );
+            let first = points.len();
+            points.resize(first + count, PreparedPoint::zero());
+            let mut prepared =
+                Prepared::new(&c, &bodies, &ctx, &Vector::zeros(), &mut points[first..]);
+            prepared.first = first as u32;
+            contacts.push(prepared);
+        }
+        (bodies, contacts, points)
+    }
+
+    /// The wide warm start, solve and relax passes give every body and impulse the bits the
+    /// scalar passes give, with full and partly filled bundles, in 2D and 3D.
+    fn wide_matches_scalar<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        let ctx = SolverSettings::default().context(1.0 / 60.0);
+        let (mut loaded, mut total) = (0, 0);
+        for (lanes, seed) in [(4, 1), (4, 7), (3, 2), (1, 5), (4, 11)] {
+            let (mut scalar_bodies, contacts, mut scalar_points) = scene::<D>(lanes, seed);
+            let (mut wide_bodies, mut wide_points) = (scalar_bodies.clone(), scalar_points.clone());
+            {
+                let view = BodyView::new(&mut scalar_bodies);
+                for c in &contacts {
+                    let range = c.first as usize..c.first as usize + c.count as usize;
+                    c.warm_start(&scalar_points[range.clone()], &view);
+                    for use_bias in [true, false] {
+                        c.solve_normal(&mut scalar_points[range.clone()], &view, &ctx, use_bias);
+                        c.solve_friction(&mut scalar_points[range.clone()], &view);
+                    }
+                }
+            }
+            let mut work = WideWork::default();
+            work.pack(std::iter::once((0..lanes, false)), &contacts, &wide_points);
+            assert_eq!(work.bundles.len(), 1);
+            {
+                let view = BodyView::new(&mut wide_bodies);
+                let b = &work.bundles[0];
+                let slots = &mut work.points[b.points()];
+                b.warm_start(slots, &view);
+                for use_bias in [true, false] {
+                    b.solve(slots, &view, &ctx, use_bias);
+                }
+            }
+            work.unpack(&contacts, &mut wide_points);
+            for (s, w) in scalar_bodies.iter().zip(&wide_bodies) {
+                assert_eq!(
+                    s.linear_velocity, w.linear_velocity,
+                    "{D}D {lanes} lanes, seed {seed}"
+                );
+                assert_eq!(
+                    s.angular_velocity, w.angular_velocity,
+                    "{D}D {lanes} lanes, seed {seed}"
+                );
+            }
+            for (s, w) in scalar_points.iter().zip(&wide_points) {
+                assert_eq!(s.normal_impulse, w.normal_impulse);
+                assert_eq!(s.tangent_impulse, w.tangent_impulse);
+                assert_eq!(s.max_normal_impulse, w.max_normal_impulse);
+            }
+            loaded += scalar_points
+                .iter()
+                .filter(|p| p.normal_impulse > 0.0)
+                .count();
+            total += scalar_points.len();
+        }
+        // Most points must take load, or the comparison says little about the passes.
+        assert!(
+            2 * loaded > total,
+            "{D}D: {loaded} of {total} points loaded"
+        );
+    }
+
+    #[test]
+    fn wide_passes_match_the_scalar_passes_2d() {
+        wide_matches_scalar::<2>();
+    }
+
+    #[test]
+    fn wide_passes_match_the_scalar_passes_3d() {
+        wide_matches_scalar::<3>();
+    }
+}

@@ -117,13 +117,7 @@ where
         let n = if d.dot(&axis) < 0.0 { -axis } else { axis };
         (d.dot(&n) - a.radius_along(&n) - b.radius_along(&n), n)
     };
-    let best = |sats: &mut dyn Iterator<Item = Sat<D>>| {
-        sats.fold(None, |acc: Option<Sat<D>>, s| match acc {
-            Some(b) if b.separation >= s.separation => Some(b),
-            _ => Some(s),
-        })
-    };
-    let face_a = best(&mut (0..D).map(|i| {
+    let face_a = best((0..D).map(|i| {
         let (separation, normal) = along(a.axes[i]);
         let sign = normal.dot(&a.axes[i]).signum();
         Sat {
@@ -133,7 +127,7 @@ where
         }
     }))
     .expect("a box has faces");
-    let face_b = best(&mut (0..D).map(|j| {
+    let face_b = best((0..D).map(|j| {
         let (separation, normal) = along(b.axes[j]);
         // B's reference face looks back at A, against the normal.
         let sign = -normal.dot(&b.axes[j]).signum();
@@ -153,7 +147,7 @@ where
         return face;
     }
     let edge = best(
-        &mut (0..3)
+        (0..3)
             .flat_map(|i| (0..3).map(move |j| (i, j)))
             .filter_map(|(i, j)| {
                 let c = cross3(&a.axes[i], &b.axes[j]);
@@ -172,6 +166,18 @@ where
         Some(e) if e.separation > face.separation + EDGE_TOL * size => e,
         _ => face,
     }
+}
+
+/// The axis of largest separation of `sats`, the first of equals.
+#[inline]
+fn best<const D: usize>(sats: impl Iterator<Item = Sat<D>>) -> Option<Sat<D>>
+where
+    Space<D>: Dim<D>,
+{
+    sats.fold(None, |acc, s| match acc {
+        Some(b) if b.separation >= s.separation => Some(b),
+        _ => Some(s),
+    })
 }
 
 /// Face `f` of `reference` against the most opposed face of `incident`, clipped to the

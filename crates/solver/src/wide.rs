@@ -456,9 +456,9 @@ where
         points: &[PreparedPoint<D>],
     ) {
         self.bundles.clear();
-        self.points.clear();
         self.colours.clear();
         self.singles.clear();
+        let mut slots = 0;
         for (range, serial) in colours {
             let (bundles, singles) = (self.bundles.len(), self.singles.len());
             let mut lane = [0u32; LANES];
@@ -471,39 +471,34 @@ where
                 lane[used] = i as u32;
                 used += 1;
                 if used == LANES {
-                    self.push_bundle(&lane[..used], contacts, points);
+                    slots = self.lay_out(&lane[..used], contacts, slots);
                     used = 0;
                 }
             }
             if used > 0 {
-                self.push_bundle(&lane[..used], contacts, points);
+                slots = self.lay_out(&lane[..used], contacts, slots);
             }
             let done = (bundles..self.bundles.len(), singles..self.singles.len());
             self.colours.push(done);
         }
+        // Every lane of every slot is written by the fill, so last step's slots are kept.
+        self.points.truncate(slots);
+        self.points.resize(slots, WidePoint::zero());
+        fill(&mut self.bundles, &mut self.points, 0, contacts, points);
     }
 
-    fn push_bundle(&mut self, lane: &[u32], contacts: &[Prepared<D>], points: &[PreparedPoint<D>]) {
-        let first = &contacts[lane[0] as usize];
+    /// A bundle for the contacts `lane`, its point slots from `slot`; returns the next slot.
+    fn lay_out(&mut self, lane: &[u32], contacts: &[Prepared<D>], slot: usize) -> usize {
         let count = lane
             .iter()
             .map(|&i| contacts[i as usize].count)
             .max()
             .unwrap_or(0);
-        let mut bundle = Bundle::empty(first, self.points.len() as u32, count);
-        let slots = self.points.len();
-        self.points
-            .resize(slots + count as usize, WidePoint::zero());
-        for (k, &i) in lane.iter().enumerate() {
-            let c = &contacts[i as usize];
-            bundle.set_lane(k, i, c);
-            let mine = &points[c.first as usize..c.first as usize + c.count as usize];
-            for (slot, p) in self.points[slots..].iter_mut().zip(mine) {
-                slot.set_lane(k, p);
-            }
-        }
+        let mut bundle = Bundle::empty(&contacts[lane[0] as usize], slot as u32, count);
+        bundle.contacts[..lane.len()].copy_from_slice(lane);
         bundle.lanes = lane.len() as u8;
         self.bundles.push(bundle);
+        slot + count as usize
     }
 
     /// Stage: the bundles' impulses back into the scalar points of their contacts.
@@ -524,10 +519,68 @@ where
     }
 }
 
+/// Bundles per parallel task of the fill.
+const FILL_TASK: usize = 64;
+
+/// Fills `bundles` and their point slots (`slots`, from slot `base`) from the prepared
+/// contacts, halving the range over rayon's threads down to [`FILL_TASK`] bundles.
+fn fill<const D: usize>(
+    bundles: &mut [Bundle<D>],
+    slots: &mut [WidePoint<D>],
+    base: usize,
+    contacts: &[Prepared<D>],
+    points: &[PreparedPoint<D>],
+) where
+    Space<D>: Dim<D>,
+{
+    if bundles.len() <= FILL_TASK {
+        for b in bundles {
+            let range = b.points();
+            b.fill(
+                &mut slots[range.start - base..range.end - base],
+                contacts,
+                points,
+            );
+        }
+        return;
+    }
+    let (lo, hi) = bundles.split_at_mut(bundles.len() / 2);
+    let mid = hi[0].points().start;
+    let (lo_slots, hi_slots) = slots.split_at_mut(mid - base);
+    rayon::join(
+        || fill(lo, lo_slots, base, contacts, points),
+        || fill(hi, hi_slots, mid, contacts, points),
+    );
+}
+
 impl<const D: usize> Bundle<D>
 where
     Space<D>: Dim<D>,
 {
+    /// Every lane of the bundle and of its `slots` from its contacts; a lane without a
+    /// contact, or without a point in a slot, gets zeros.
+    fn fill(
+        &mut self,
+        slots: &mut [WidePoint<D>],
+        contacts: &[Prepared<D>],
+        points: &[PreparedPoint<D>],
+    ) {
+        let zero = PreparedPoint::zero();
+        for k in 0..LANES {
+            let mine = if k < self.lanes as usize {
+                let index = self.contacts[k];
+                let c = &contacts[index as usize];
+                self.set_lane(k, index, c);
+                &points[c.first as usize..c.first as usize + c.count as usize]
+            } else {
+                &[]
+            };
+            for (j, slot) in slots.iter_mut().enumerate() {
+                slot.set_lane(k, mine.get(j).unwrap_or(&zero));
+            }
+        }
+    }
+
     /// A bundle with no real lane, whose unused lanes use `first`'s bodies, and `count`
     /// point slots from slot `slot`.
     fn empty(first: &Prepared<D>, slot: u32, count: u8) -> Self {

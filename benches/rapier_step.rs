@@ -1,7 +1,8 @@
 //! World steps: Fathom against Rapier 0.36 on identical scenes, one thread and all cores.
 //!
 //! Both worlds are built from the same [`Scene`] descriptors (the shipped demo scenes of
-//! `fathom_app::demo_scenes`, and a pile of 1000 balls like `benches/world_step.rs`'s): the same
+//! `fathom_app::demo_scenes`, and piles of 1000 balls and 1000 boxes on the lattice of
+//! `benches/world_step.rs`): the same
 //! bodies, poses, shapes, densities and frictions, the same time step, gravity and substep count
 //! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
 //! measurement is of a scene in contact, then each criterion iteration is one more step, within
@@ -119,6 +120,25 @@ rapier_world!(
 /// 1000 balls of radii 0.2-0.4 on a lattice above a walled box (the layout of
 /// `benches/world_step.rs`), as a scene.
 fn ball_pile() -> Scene<3> {
+    lattice_pile(|i| {
+        let r = 0.2 + 0.2 * ((i * 37) % 11) as Real / 10.0;
+        (Shape::<3>::ball(r).expect("positive radius"), Vector3::zeros())
+    })
+}
+
+/// 1000 boxes of half sizes 0.15-0.35, each turned a little, on the same lattice.
+fn box_pile() -> Scene<3> {
+    lattice_pile(|i| {
+        let h = |k: usize| 0.15 + 0.2 * ((i * k) % 11) as Real / 10.0;
+        let half = Vector3::new(h(37), h(53), h(71));
+        let turn = Vector3::new(h(13) - 0.25, h(29) - 0.25, h(41) - 0.25);
+        (Shape::<3>::cuboid(half).expect("positive sizes"), turn)
+    })
+}
+
+/// 1000 bodies of `body(i)` (a shape and a rotation vector, rad) on a 10 x 10 x 10 lattice
+/// 0.85 m apart above a walled 10 m box.
+fn lattice_pile(body: impl Fn(usize) -> (Shape<3>, Vector3)) -> Scene<3> {
     let cuboid = |h: Vector3| Shape::<3>::cuboid(h).expect("positive sizes");
     let mut bodies = vec![BodyDesc::fixed()
         .position(Vector3::new(0.0, -0.5, 0.0))
@@ -136,17 +156,17 @@ fn ball_pile() -> Scene<3> {
     }
     for i in 0..1000 {
         let (x, z, y) = (i % 10, (i / 10) % 10, i / 100);
-        let r = 0.2 + 0.2 * ((i * 37) % 11) as Real / 10.0;
         let p = Vector3::new(
             x as Real * 0.85 - 3.8,
             1.0 + y as Real * 0.85,
             z as Real * 0.85 - 3.8,
         );
-        let ball = Shape::<3>::ball(r).expect("positive radius");
+        let (shape, turn) = body(i);
         bodies.push(
             BodyDesc::dynamic()
                 .position(p)
-                .collider(ColliderDesc::new(ball)),
+                .rotation(turn)
+                .collider(ColliderDesc::new(shape)),
         );
     }
     Scene {
@@ -255,6 +275,7 @@ fn rapier_step(c: &mut Criterion) {
     let scenes_3d = [
         ("pyramid_3d", scene_3d(demo("pyramid_3d"))),
         ("balls_1000", ball_pile()),
+        ("boxes_1000", box_pile()),
         ("mixed_pile_1000", scene_3d(demo("pile_3d"))),
     ];
     for (threads, pool) in &pools() {

@@ -122,7 +122,10 @@ rapier_world!(
 fn ball_pile() -> Scene<3> {
     lattice_pile(|i| {
         let r = 0.2 + 0.2 * ((i * 37) % 11) as Real / 10.0;
-        (Shape::<3>::ball(r).expect("positive radius"), Vector3::zeros())
+        (
+            Shape::<3>::ball(r).expect("positive radius"),
+            Vector3::zeros(),
+        )
     })
 }
 

@@ -144,23 +144,26 @@ where
     /// Clips a face polygon of another box by the side planes of this box's face `f`
     /// (Sutherland–Hodgman; a 2D face is a segment, clipped the same way and de-duplicated).
     pub fn clip_to_face_sides(&self, f: Face, polygon: Polygon<D>) -> Polygon<D> {
-        let mut poly = polygon;
+        // Two buffers, clipped from one into the other, so no plane moves a whole polygon.
+        let (mut first, mut second) = (polygon, Polygon::new());
+        let (mut poly, mut next) = (&mut first, &mut second);
         let mut plane_index = 0u32;
         for i in (0..D).filter(|&i| i != f.axis) {
             for sign in [1.0, -1.0] {
                 let n = self.axes[i] * sign;
                 let limit = n.dot(&self.center) + self.half[i];
-                poly = clip_polygon(&poly, &n, limit, plane_index);
+                clip_polygon(poly, &n, limit, plane_index, next);
+                std::mem::swap(&mut poly, &mut next);
                 plane_index += 1;
                 if poly.is_empty() {
-                    return poly;
+                    return Polygon::new();
                 }
             }
         }
         if D == 2 {
             dedup_segment(poly)
         } else {
-            poly
+            poly.clone()
         }
     }
 }
@@ -175,14 +178,15 @@ pub(crate) fn cross3<const D: usize>(u: &Vector<D>, v: &Vector<D>) -> Vector<D> 
     c
 }
 
-/// Keeps the part of a closed polygon with `n · p <= limit`.
+/// The part of a closed polygon with `n · p <= limit`, into `out`.
 fn clip_polygon<const D: usize>(
     poly: &[ClipPoint<D>],
     n: &Vector<D>,
     limit: Real,
     plane: u32,
-) -> Polygon<D> {
-    let mut out = Polygon::new();
+    out: &mut Polygon<D>,
+) {
+    out.clear();
     for k in 0..poly.len() {
         let cur = poly[k];
         let prev = poly[(k + poly.len() - 1) % poly.len()];
@@ -205,13 +209,12 @@ fn clip_polygon<const D: usize>(
             out.push(crossing(prev.edge));
         }
     }
-    out
 }
 
 /// A clipped 2D "polygon" of two corners can come back with a repeated point: keep each once.
-fn dedup_segment<const D: usize>(poly: Polygon<D>) -> Polygon<D> {
+fn dedup_segment<const D: usize>(poly: &Polygon<D>) -> Polygon<D> {
     let mut out = Polygon::new();
-    for p in poly {
+    for &p in poly {
         if !out
             .iter()
             .any(|q| (q.point - p.point).norm() <= Real::EPSILON * 16.0)

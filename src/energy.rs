@@ -14,7 +14,7 @@
 //! (`uncounted`) instead of calling the rise an excess.
 
 use fathom_math::{Dim, Real, Space};
-use fathom_world::{BodyKind, JointKind, World};
+use fathom_world::{Body, BodyKind, JointKind, World};
 use serde::Serialize;
 
 /// Kinetic plus gravitational potential energy of the dynamic bodies, joules
@@ -28,9 +28,26 @@ where
         .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
         .map(|(_, b)| {
             let potential = -b.mass() * g.dot(&b.center_of_mass());
-            f64::from(b.kinetic_energy()) + f64::from(potential)
+            kinetic_energy(b) + f64::from(potential)
         })
         .sum()
+}
+
+/// A body's kinetic energy, its linear part squared in f64: in f32 a valid speed of 1e30 m/s
+/// overflowed and the JSON printed `null`. (The solver caps spins, so only a body's first
+/// angular velocity can be that large.)
+fn kinetic_energy<const D: usize>(b: &Body<D>) -> f64
+where
+    Space<D>: Dim<D>,
+{
+    let v2: f64 = b
+        .linear_velocity()
+        .iter()
+        .map(|&x| f64::from(x) * f64::from(x))
+        .sum();
+    let w = b.angular_velocity();
+    let spin = Space::<D>::ang_dot(&w, &Space::<D>::inertia_apply(&b.world_inertia(), &w));
+    0.5 * (f64::from(b.mass()) * v2 + f64::from(spin))
 }
 
 /// A bound on the work kinematic bodies did on the others in the last step, joules
@@ -147,5 +164,30 @@ where
         JointKind::Revolute(j) => j.motor.is_some(),
         JointKind::Prismatic(j) => j.motor.is_some(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fathom_math::Vector3;
+    use fathom_world::{BodyDesc, ColliderDesc, Shape, World3};
+
+    /// A speed the world accepts (1e30 m/s) gives a finite energy, so the JSON report holds
+    /// numbers, not `null`.
+    #[test]
+    fn extreme_valid_speeds_give_finite_energies() {
+        let mut w = World3::default();
+        w.add_body(
+            &BodyDesc::dynamic()
+                .linear_velocity(Vector3::new(1e30, 0.0, 1e30))
+                .collider(ColliderDesc::new(Shape::ball(0.5).unwrap())),
+        )
+        .unwrap();
+        let ledger = EnergyLedger::new(&w);
+        let start = ledger.report().start;
+        assert!(start.is_finite() && start > 1e59, "{start}");
+        let json = serde_json::to_string(&ledger.report()).unwrap();
+        assert!(!json.contains("null"), "{json}");
     }
 }

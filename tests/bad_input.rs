@@ -242,6 +242,7 @@ where
         set("dt negative", "dt", |s| s.dt = -1.0 / 60.0),
         set("dt NaN", "dt", |s| s.dt = NAN),
         set("dt infinite", "dt", |s| s.dt = INF),
+        set("dt 1e9", "dt", |s| s.dt = 1e9),
         set("gravity in settings 1/0", "gravity", |s| s.gravity[1] = INF),
         set("zero substeps", "substeps", |s| s.solver.substeps = 0),
         set("contact hertz NaN", "solver.contact_hertz", |s| {
@@ -340,6 +341,11 @@ where
             "gravity scale inf",
             invalid("gravity_scale"),
             dynamic().gravity_scale(INF),
+        ),
+        body_row(
+            "gravity scale 1e30",
+            invalid("gravity_scale"),
+            dynamic().gravity_scale(1e30),
         ),
         body_row(
             "collider position NaN",
@@ -1047,6 +1053,8 @@ fn scene_values_by_path() {
         ("dt zero", "(dt: 0.0)", "dt"),
         ("dt negative", "(dt: -0.01)", "dt"),
         ("dt NaN", "(dt: NaN)", "dt"),
+        ("dt 1e9", "(dt: 1e9)", "dt"),
+        ("gravity scale 1e30", "(bodies: [(gravity_scale: 1e30)])", "bodies[0].gravity_scale"),
         ("zero substeps", "(substeps: 0)", "substeps"),
         ("gravity inf", "(gravity: (0.0, -inf))", "gravity"),
         (

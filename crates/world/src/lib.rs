@@ -98,7 +98,7 @@ pub use arena::{BodyHandle, ColliderHandle};
 pub use body::{Body, Collider};
 pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION, CORE_FRACTION};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
-pub use desc::{BodyDesc, BodyKind, ColliderDesc};
+pub use desc::{BodyDesc, BodyKind, ColliderDesc, MAX_GRAVITY_SCALE};
 pub use error::WorldError;
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
 pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
@@ -113,7 +113,7 @@ pub use scene::{
 pub use scene_file::SceneFile;
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
-pub use world::{World, World2, World3, WorldSettings, MAX_SUBSTEPS};
+pub use world::{World, World2, World3, WorldSettings, MAX_DT, MAX_SUBSTEPS};
 
 pub use fathom_sdf::Shape;
 pub use fathom_solver::{

@@ -241,7 +241,7 @@ where
 
     /// Solver bodies for every body in handle order, and the arena index -> solver index map,
     /// into `out` and `index`.
-    fn solver_bodies(&self, out: &mut Vec<SolverBody<D>>, index: &mut Vec<usize>) {
+    pub(crate) fn solver_bodies(&self, out: &mut Vec<SolverBody<D>>, index: &mut Vec<usize>) {
         index.clear();
         index.resize(self.bodies.capacity_index(), usize::MAX);
         out.clear();
@@ -324,13 +324,15 @@ where
     /// Sleeping bodies (left out of the solver, `index` = `usize::MAX`) stay as they are.
     /// A body the solver froze (its state stopped being finite) keeps its pose from before
     /// the step and is reported (`guards.rs`); nothing of it is written back.
-    fn write_back_bodies(&mut self, solved: &[SolverBody<D>], index: &[usize]) {
+    pub(crate) fn write_back_bodies(&mut self, solved: &[SolverBody<D>], index: &[usize]) {
         let mut frozen = Vec::new();
         for (h, b) in self.bodies.iter_mut() {
             let Some(sb) = solved.get(index[h.0.index as usize]) else {
                 continue;
             };
-            if sb.frozen && !b.frozen {
+            // A static body never moves, so the guard has nothing to freeze: an overflowing
+            // impulse times its zero inverse mass is a NaN velocity it never uses.
+            if sb.frozen && !b.frozen && b.kind != BodyKind::Static {
                 crate::guards::freeze(b);
                 frozen.push(h);
             } else if b.kind != BodyKind::Static && !b.frozen {

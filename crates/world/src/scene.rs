@@ -42,7 +42,7 @@ where
 {
     /// Gravity, world, m/s².
     pub gravity: Vector<D>,
-    /// Time step, seconds.
+    /// Time step, seconds (at most [`crate::MAX_DT`]).
     pub dt: Real,
     /// Solver substeps per step.
     pub substeps: u32,

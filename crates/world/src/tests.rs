@@ -302,3 +302,38 @@ fn handles_print_for_people() {
     );
     assert_eq!(crate::JointHandle(raw).to_string(), "joint 3v1");
 }
+
+/// The solver's guard freezes any body whose state stops being finite, a static one too (a
+/// joint impulse that overflows, times its zero inverse mass, is a NaN velocity). A static
+/// body never moves, so the world does not take that over: only the dynamic body is frozen
+/// and reported.
+fn static_bodies_are_never_frozen<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let ground = w
+        .add_body(&BodyDesc::fixed().collider(ColliderDesc::new(
+            Shape::<D>::half_space(up::<D>(), 0.0).unwrap(),
+        )))
+        .unwrap();
+    let ball = w
+        .add_body(&ball_body::<D>(0.5).position(up::<D>() * 0.5))
+        .unwrap();
+    let (mut solved, mut index) = (Vec::new(), Vec::new());
+    w.solver_bodies(&mut solved, &mut index);
+    for sb in &mut solved {
+        sb.linear_velocity = up::<D>() * Real::NAN;
+        sb.freeze();
+    }
+    w.write_back_bodies(&solved, &index);
+    assert_eq!(w.frozen_now, vec![ball], "{D}D");
+    assert!(!w.body(ground).unwrap().is_frozen());
+    assert_eq!(w.frozen_bodies().collect::<Vec<_>>(), vec![ball]);
+}
+
+#[test]
+fn static_bodies_are_never_frozen_both_dimensions() {
+    static_bodies_are_never_frozen::<2>();
+    static_bodies_are_never_frozen::<3>();
+}

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 pub struct WorldSettings<const D: usize> {
     /// Gravity, world frame, m/s². Default: 9.81 down the y axis.
     pub gravity: Vector<D>,
-    /// Time step, seconds. Default 1/60.
+    /// Time step, seconds, at most [`MAX_DT`]. Default 1/60.
     pub dt: Real,
     /// Solver tuning (substeps, contact stiffness...).
     pub solver: SolverSettings,
@@ -49,11 +49,21 @@ impl<const D: usize> Default for WorldSettings<D> {
 /// soft contacts are already as stiff as the substep can resolve at any sensible `dt`.
 pub const MAX_SUBSTEPS: u32 = 64;
 
+/// Longest time step, seconds (10 Hz). A longer step is no simulation a game runs: a body at
+/// the default speed cap crosses 100 m in one, and `dt: 1e9` gained energy up to that cap.
+pub const MAX_DT: Real = 0.1;
+
 impl<const D: usize> WorldSettings<D> {
     /// Checks every field.
     pub fn validate(&self) -> Result<(), WorldError> {
         check_finite_all("gravity", self.gravity.iter())?;
         check_positive("dt", self.dt)?;
+        if self.dt > MAX_DT {
+            return Err(WorldError::invalid(
+                "dt",
+                format!("must be at most {MAX_DT} s (MAX_DT), got {}", self.dt),
+            ));
+        }
         let s = &self.solver;
         if s.substeps == 0 || s.substeps > MAX_SUBSTEPS {
             return Err(WorldError::invalid(

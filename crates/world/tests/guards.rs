@@ -242,3 +242,84 @@ fn overflowing_calls_are_refused_2d() {
 fn overflowing_calls_are_refused_3d() {
     overflowing_calls_are_refused::<3>();
 }
+
+/// `dt` is limited to [`fathom_world::MAX_DT`] and a gravity scale to ±
+/// [`fathom_world::MAX_GRAVITY_SCALE`] (the issue's `dt: 1e9` and `gravity_scale: 1e30`
+/// gained energy up to the speed cap); a refusal names the field and the limit and changes
+/// nothing. At both limits together a box dropped on the ground settles: its energy (with
+/// the potential of the gravity it feels) never rises above where it started.
+fn dt_and_gravity_scale_are_limited<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    use fathom_world::{MAX_DT, MAX_GRAVITY_SCALE};
+    let mut w = World::<D>::default();
+    let hash = w.state_hash();
+    let mut s = w.settings().clone();
+    s.dt = 1e9;
+    let err = w.set_settings(s).unwrap_err();
+    assert_eq!(err.field(), Some("dt"), "{err}");
+    assert!(err.to_string().contains("MAX_DT"), "{err}");
+    for scale in [1e30, -MAX_GRAVITY_SCALE * 1.01] {
+        let desc = ball_body::<D>(0.0, 1.0).gravity_scale(scale);
+        let err = w.add_body(&desc).unwrap_err();
+        assert_eq!(err.field(), Some("gravity_scale"), "{err}");
+        assert!(err.to_string().contains("MAX_GRAVITY_SCALE"), "{err}");
+    }
+    assert_eq!(w.state_hash(), hash);
+    assert_eq!(w.body_count(), 0);
+
+    let mut s = w.settings().clone();
+    s.dt = MAX_DT;
+    w.set_settings(s).unwrap();
+    let mut half = Vector::<D>::repeat(20.0);
+    half[1] = 0.5;
+    w.add_body(
+        &BodyDesc::fixed()
+            .position(up(-0.5))
+            .collider(ColliderDesc::new(Shape::cuboid(half).unwrap())),
+    )
+    .unwrap();
+    let cube = w
+        .add_body(
+            &BodyDesc::dynamic()
+                .position(up(1.0))
+                .gravity_scale(MAX_GRAVITY_SCALE)
+                .collider(ColliderDesc::new(
+                    Shape::cuboid(Vector::<D>::repeat(0.5)).unwrap(),
+                )),
+        )
+        .unwrap();
+    let g = -w.settings().gravity[1] * MAX_GRAVITY_SCALE;
+    let energy = |w: &World<D>| {
+        let b = w.body(cube).unwrap();
+        b.kinetic_energy() + b.mass() * g * b.center_of_mass()[1]
+    };
+    let start = energy(&w);
+    let mut most = start;
+    for _ in 0..100 {
+        w.step();
+        most = most.max(energy(&w));
+    }
+    let b = w.body(cube).unwrap();
+    assert!(finite_body(&w, cube) && !b.is_frozen());
+    assert!(
+        most <= start,
+        "{D}D: energy rose from {start} J to {most} J"
+    );
+    assert!(
+        (b.position()[1] - 0.5).abs() < 0.05,
+        "{D}D: the box rests at {}",
+        b.position()[1]
+    );
+}
+
+#[test]
+fn dt_and_gravity_scale_are_limited_2d() {
+    dt_and_gravity_scale_are_limited::<2>();
+}
+
+#[test]
+fn dt_and_gravity_scale_are_limited_3d() {
+    dt_and_gravity_scale_are_limited::<3>();
+}

@@ -11,6 +11,21 @@ fn up<const D: usize>(y: Real) -> Vector<D> {
     v
 }
 
+/// A static 40 m slab whose top face is the plane y = 0.
+fn add_ground<const D: usize>(w: &mut World<D>)
+where
+    Space<D>: Dim<D>,
+{
+    let mut half = Vector::<D>::repeat(20.0);
+    half[1] = 0.5;
+    w.add_body(
+        &BodyDesc::fixed()
+            .position(up(-0.5))
+            .collider(ColliderDesc::new(Shape::cuboid(half).unwrap())),
+    )
+    .unwrap();
+}
+
 fn ball_body<const D: usize>(x: Real, y: Real) -> BodyDesc<D>
 where
     Space<D>: Dim<D>,
@@ -40,14 +55,7 @@ where
     Space<D>: Dim<D>,
 {
     let mut w = World::<D>::default();
-    let mut half = Vector::<D>::repeat(20.0);
-    half[1] = 0.5;
-    w.add_body(
-        &BodyDesc::fixed()
-            .position(up(-0.5))
-            .collider(ColliderDesc::new(Shape::cuboid(half).unwrap())),
-    )
-    .unwrap();
+    add_ground(&mut w);
     let balls: Vec<_> = [-1.0, 0.0, 1.0]
         .iter()
         .map(|&x| w.add_body(&ball_body::<D>(x, 0.5)).unwrap())
@@ -272,14 +280,7 @@ where
     let mut s = w.settings().clone();
     s.dt = MAX_DT;
     w.set_settings(s).unwrap();
-    let mut half = Vector::<D>::repeat(20.0);
-    half[1] = 0.5;
-    w.add_body(
-        &BodyDesc::fixed()
-            .position(up(-0.5))
-            .collider(ColliderDesc::new(Shape::cuboid(half).unwrap())),
-    )
-    .unwrap();
+    add_ground(&mut w);
     let cube = w
         .add_body(
             &BodyDesc::dynamic()

@@ -74,6 +74,8 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     }
     /// True when every component is finite.
     fn ang_is_finite(a: &Self::AngVector) -> bool;
+    /// True when every coordinate of the rotation (complex number or quaternion) is finite.
+    fn rotation_is_finite(r: &Self::Rotation) -> bool;
     /// The cross product `a × b` (a scalar in 2D: the z of the 3D product).
     fn cross(a: &Vector<D>, b: &Vector<D>) -> Self::AngVector;
     /// `w × r`: the velocity of a point at offset `r` on a body spinning at `w`.
@@ -161,6 +163,10 @@ impl Dim<2> for Space<2> {
     #[inline]
     fn ang_is_finite(a: &Real) -> bool {
         a.is_finite()
+    }
+    #[inline]
+    fn rotation_is_finite(r: &Self::Rotation) -> bool {
+        r.re.is_finite() & r.im.is_finite()
     }
     #[inline]
     fn cross(a: &Vector2<Real>, b: &Vector2<Real>) -> Real {
@@ -259,6 +265,10 @@ impl Dim<3> for Space<3> {
     #[inline]
     fn ang_is_finite(a: &Vector3<Real>) -> bool {
         a.iter().all(|x| x.is_finite())
+    }
+    #[inline]
+    fn rotation_is_finite(r: &Self::Rotation) -> bool {
+        r.coords.iter().fold(true, |ok, x| ok & x.is_finite())
     }
     #[inline]
     fn cross(a: &Vector3<Real>, b: &Vector3<Real>) -> Vector3<Real> {

@@ -70,5 +70,5 @@ pub type Pose3 = Pose<3>;
 
 /// True when every component of `v` is finite (neither NaN nor infinite).
 pub fn is_finite_vec<const D: usize>(v: &Vector<D>) -> bool {
-    v.iter().all(|x| x.is_finite())
+    v.iter().fold(true, |ok, x| ok & x.is_finite())
 }

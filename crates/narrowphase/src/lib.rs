@@ -220,7 +220,30 @@ where
     run(a, pose_a, b, pose_b, opts, |q, ctx| q.contacts(ctx, out)).map(|((), stats)| stats)
 }
 
-/// Validates the inputs, resolves the options, dispatches, runs `f`, returns its answer and stats.
+/// [`contacts_into`] for a caller that validated the shapes, poses and options once, when
+/// they were made: a world checks them at its API edge, so its thousands of pairs a step skip
+/// the checks (debug builds still run them). Errors only for a pair of kinds with no query.
+pub fn contacts_trusted<const D: usize>(
+    a: &dyn Sdf<D>,
+    pose_a: &Pose<D>,
+    b: &dyn Sdf<D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+    out: &mut Vec<Manifold<D>>,
+) -> Result<QueryStats, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
+    let (a, b) = (ShapeRef::Sdf(a), ShapeRef::Sdf(b));
+    debug_assert!(check(&a, pose_a, &b, pose_b, opts).is_ok());
+    let size = pair_size(a.size(), b.size());
+    run_trusted(a, pose_a, b, pose_b, opts, size, |q, ctx| {
+        q.contacts(ctx, out)
+    })
+    .map(|((), stats)| stats)
+}
+
+/// Validates the inputs, then [`run_trusted`].
 fn run<'a, const D: usize, T>(
     a: ShapeRef<'a, D>,
     pose_a: &Pose<D>,
@@ -232,16 +255,51 @@ fn run<'a, const D: usize, T>(
 where
     Space<D>: Dim<D>,
 {
+    let size = check(&a, pose_a, &b, pose_b, opts)?;
+    run_trusted(a, pose_a, b, pose_b, opts, size, f)
+}
+
+/// Every input check of a query; the pair's size on success.
+fn check<const D: usize>(
+    a: &ShapeRef<'_, D>,
+    pose_a: &Pose<D>,
+    b: &ShapeRef<'_, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+) -> Result<Real, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
     check_pose("pose_a", pose_a)?;
     check_pose("pose_b", pose_b)?;
     opts.validate()?;
-    let size_a = shape_size("a", &a)?;
-    let size_b = shape_size("b", &b)?;
-    let size = match (size_a, size_b) {
+    Ok(pair_size(shape_size("a", a)?, shape_size("b", b)?))
+}
+
+/// The size the options resolve against: the smaller shape's bounding radius (1 m for two
+/// shapes without size).
+fn pair_size(a: Option<Real>, b: Option<Real>) -> Real {
+    match (a, b) {
         (Some(x), Some(y)) => x.min(y),
         (Some(x), None) | (None, Some(x)) => x,
         (None, None) => 1.0,
-    };
+    }
+}
+
+/// Resolves the options for a pair of `size`, dispatches, runs `f`, returns its answer and
+/// stats.
+fn run_trusted<'a, const D: usize, T>(
+    a: ShapeRef<'a, D>,
+    pose_a: &Pose<D>,
+    b: ShapeRef<'a, D>,
+    pose_b: &Pose<D>,
+    opts: &ContactOptions,
+    size: Real,
+    f: impl FnOnce(&dyn PairQuery<D>, &mut Ctx) -> T,
+) -> Result<(T, QueryStats), NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
     let mut ctx = Ctx::new(opts.resolve(size));
     let answer = dispatch::with_pair(a, pose_a, b, pose_b, |query| f(query, &mut ctx))?;
     Ok((answer, ctx.stats()))
@@ -251,14 +309,9 @@ fn check_pose<const D: usize>(field: &'static str, pose: &Pose<D>) -> Result<(),
 where
     Space<D>: Dim<D>,
 {
-    let r = Space::<D>::rotation_matrix(&pose.rotation);
-    let finite = pose
-        .translation
-        .vector
-        .iter()
-        .chain(r.iter())
-        .all(|x| x.is_finite());
-    if finite {
+    if fathom_math::is_finite_vec(&pose.translation.vector)
+        && Space::<D>::rotation_is_finite(&pose.rotation)
+    {
         Ok(())
     } else {
         Err(NarrowphaseError::NonFinitePose { field })
@@ -270,10 +323,13 @@ where
 fn shape_size<const D: usize>(
     field: &'static str,
     s: &ShapeRef<'_, D>,
-) -> Result<Option<Real>, NarrowphaseError> {
+) -> Result<Option<Real>, NarrowphaseError>
+where
+    Space<D>: Dim<D>,
+{
     let invalid = |reason: String| NarrowphaseError::InvalidShape { field, reason };
     match s {
-        ShapeRef::Points(m) => Ok(Some(m.bounds().radius().max(m.spacing()))),
+        ShapeRef::Points(_) => Ok(s.size()),
         ShapeRef::Sdf(f) => {
             let l = f.lipschitz();
             if !(l.is_finite() && l > 0.0) {
@@ -287,10 +343,23 @@ fn shape_size<const D: usize>(
                     "bounds must be finite and non-empty, got {b:?}"
                 )));
             }
-            match f.kind() {
-                ShapeKind::HalfSpace { .. } => Ok(None),
-                _ => Ok(Some(b.radius().max(Real::MIN_POSITIVE))),
-            }
+            Ok(s.size())
+        }
+    }
+}
+
+impl<const D: usize> ShapeRef<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The bounding radius (`None` for a half-space, which has no size).
+    fn size(&self) -> Option<Real> {
+        match self {
+            ShapeRef::Points(m) => Some(m.bounds().radius().max(m.spacing())),
+            ShapeRef::Sdf(f) => match f.kind() {
+                ShapeKind::HalfSpace { .. } => None,
+                _ => Some(f.bounds().radius().max(Real::MIN_POSITIVE)),
+            },
         }
     }
 }

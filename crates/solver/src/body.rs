@@ -205,12 +205,13 @@ where
 
     /// True when the centre, rotation, velocities and accumulated motion are all finite.
     pub fn is_finite(&self) -> bool {
-        let rotation = Space::<D>::rotation_matrix(&self.rotation);
+        // Non-short-circuit `&`: every body is checked after every stage, and the checks
+        // pass; straight-line code is cheaper than a branch per component.
         is_finite_vec(&self.center)
-            && rotation.iter().all(|x| x.is_finite())
-            && is_finite_vec(&self.linear_velocity)
-            && Space::<D>::ang_is_finite(&self.angular_velocity)
-            && is_finite_vec(&self.delta_position)
+            & Space::<D>::rotation_is_finite(&self.rotation)
+            & is_finite_vec(&self.linear_velocity)
+            & Space::<D>::ang_is_finite(&self.angular_velocity)
+            & is_finite_vec(&self.delta_position)
     }
 
     /// Takes the body out of the rest of the step: static, at rest, infinitely heavy, and

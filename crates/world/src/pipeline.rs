@@ -25,7 +25,7 @@ use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
-use fathom_narrowphase::{ContactOptions, Manifold, ShapeRef};
+use fathom_narrowphase::{ContactOptions, Manifold};
 use fathom_sdf::{Sdf, Shape};
 use fathom_solver::{ContactConstraint, ContactPoint, SolverBody, SolverInput};
 use rayon::prelude::*;
@@ -222,11 +222,12 @@ where
                     ..ContactOptions::default()
                 };
                 out.clear();
-                // Shapes are validated on the way in, so a query error means no usable contact.
-                let _ = fathom_narrowphase::contacts_into(
-                    ShapeRef::Sdf(shape(j.a) as &dyn Sdf<D>),
+                // Shapes, poses and margins are validated on the way in; an error means a
+                // pair of kinds with no contact query, so no contact.
+                let _ = fathom_narrowphase::contacts_trusted(
+                    shape(j.a) as &dyn Sdf<D>,
                     &j.pose_a,
-                    ShapeRef::Sdf(shape(j.b) as &dyn Sdf<D>),
+                    shape(j.b) as &dyn Sdf<D>,
                     &j.pose_b,
                     &opts,
                     out,

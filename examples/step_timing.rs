@@ -1,7 +1,8 @@
 //! Wall-clock time per step of a shipped demo scene: mean, median and the worst step.
 //!
 //! `cargo run --release --example step_timing -- <scene> [warm-up steps] [timed steps]`
-//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep. A quick look while working
+//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep. The mean time of each stage
+//! comes from `World::profile`. A quick look while working
 //! on speed (and a target for `perf record`); the comparison with Rapier is
 //! `benches/rapier_step.rs`.
 
@@ -21,10 +22,14 @@ where
         w.step();
     }
     let mut v = Vec::new();
+    let mut stages = [0.0f64; 8];
     for _ in 0..n {
         let t = std::time::Instant::now();
         w.step();
         v.push(t.elapsed().as_secs_f64() * 1e3);
+        for (sum, (_, d)) in stages.iter_mut().zip(w.profile().stages()) {
+            *sum += d.as_secs_f64() * 1e3 / n as f64;
+        }
     }
     let mean = v.iter().sum::<f64>() / n as f64;
     let (imax, max) = v
@@ -40,6 +45,13 @@ where
         w.candidate_pair_count(),
         w.contact_count()
     );
+    let names = w.profile().stages().map(|(name, _)| name);
+    let line: Vec<String> = names
+        .iter()
+        .zip(stages)
+        .map(|(name, ms)| format!("{name} {ms:.3}"))
+        .collect();
+    eprintln!("  mean ms per stage: {}", line.join(", "));
 }
 
 fn main() {

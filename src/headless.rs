@@ -10,6 +10,7 @@ use fathom_math::{Dim, Space};
 use fathom_world::SceneFile;
 use fathom_world::{Scene, SceneError, World};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// What a headless run measured. Serialises to the JSON of `fathom run --json`.
@@ -33,6 +34,9 @@ pub struct RunReport {
     pub ms_per_awake_step: Option<f64>,
     /// Steps that began with an awake body.
     pub awake_steps: u64,
+    /// Mean wall-clock time of each stage of a step over the run, milliseconds, by the
+    /// stage names of `StepProfile::stages` (from `World::profile`).
+    pub mean_ms_per_stage: BTreeMap<String, f64>,
     /// Deepest penetration among the final contacts, metres (0 when none).
     pub max_penetration: f32,
     /// Kinetic energy at the end, joules.
@@ -82,6 +86,9 @@ where
         let start = Instant::now();
         world.step();
         times.record(start.elapsed().as_secs_f64() * 1e3, awake);
+        for (name, t) in world.profile().stages() {
+            *times.stages.entry(name.to_string()).or_default() += t.as_secs_f64() * 1e3;
+        }
         ledger.record(&world);
         progress(i + 1);
     }
@@ -107,6 +114,11 @@ where
         ms_per_step: times.all.median(),
         ms_per_awake_step: (times.awake.total > 0).then(|| times.awake.median()),
         awake_steps: times.awake.total,
+        mean_ms_per_stage: times
+            .stages
+            .iter()
+            .map(|(name, total)| (name.clone(), total / steps.max(1) as f64))
+            .collect(),
         max_penetration: world.max_penetration(),
         kinetic_energy: world.kinetic_energy(),
         state_hash: world.state_hash(),
@@ -195,6 +207,8 @@ struct Histogram {
 struct StepTimes {
     all: Histogram,
     awake: Histogram,
+    /// Each stage's summed time, milliseconds.
+    stages: BTreeMap<String, f64>,
 }
 
 impl StepTimes {

@@ -433,6 +433,12 @@ fn print_summary(r: &RunReport) {
         ),
         None => println!("ms awake step    - (every step was asleep)"),
     }
+    let stages: Vec<String> = r
+        .mean_ms_per_stage
+        .iter()
+        .map(|(name, ms)| format!("{name} {ms:.3}"))
+        .collect();
+    println!("ms per stage     {} (mean)", stages.join(", "));
     println!("max penetration  {:.5} m", r.max_penetration);
     println!("kinetic energy   {:.4} J", r.kinetic_energy);
     println!("state hash       {:016x}", r.state_hash);

@@ -167,7 +167,6 @@ impl Schedule {
     }
 
     /// How many colours the contacts took (overflow lists included).
-    #[cfg(test)]
     pub(crate) fn colour_count(&self) -> usize {
         self.colours.len()
     }

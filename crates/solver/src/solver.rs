@@ -158,6 +158,16 @@ where
     carried: Vec<Real>,
 }
 
+impl<const D: usize> SolverScratch<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// How many colours the last step's contacts took (serial overflow lists included).
+    pub fn colour_count(&self) -> usize {
+        self.schedule.colour_count()
+    }
+}
+
 /// [`step`] with the working memory of `scratch` (see [`SolverScratch`]).
 pub fn step_with<const D: usize>(
     settings: &SolverSettings,

@@ -86,6 +86,7 @@ mod joints;
 pub mod mass;
 mod metrics;
 mod pipeline;
+mod profile;
 mod queries;
 mod scene;
 mod scene_file;
@@ -106,6 +107,7 @@ pub use islands::SleepSettings;
 pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
+pub use profile::StepProfile;
 pub use queries::{PointProjection, QueryError, QueryHit};
 pub use scene::{
     read_scene_text, Scene, Scene2, Scene3, SceneError, SceneJoint, MAX_SCENE_FILE_BYTES,

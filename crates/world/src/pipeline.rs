@@ -21,6 +21,7 @@ use crate::body::Collider;
 use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
 use crate::islands::{ColliderMotion, Found};
+use crate::profile::{Laps, StepProfile};
 use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
@@ -70,12 +71,16 @@ where
     /// Every stage fills a buffer of the world's step scratch (`scratch.rs`): a settled
     /// scene's step reuses the last step's memory.
     pub fn step(&mut self) {
+        let mut laps = Laps::start();
+        let mut p = StepProfile::default();
         let mut scratch = std::mem::take(&mut self.scratch);
         self.ensure_broadphase();
         self.start_poses(&mut scratch.start_poses);
         self.update_collider_boxes();
         self.update_pairs();
+        laps.lap(&mut p.broadphase);
         self.find_manifolds(&mut scratch);
+        laps.lap(&mut p.narrowphase);
         let mut manifolds = std::mem::take(&mut scratch.found);
         self.wake_touched(&mut manifolds);
         self.solver_bodies(&mut scratch.bodies, &mut scratch.index);
@@ -83,6 +88,12 @@ where
         let (solver_bodies, index) = (&mut scratch.bodies, &scratch.index);
         let mut joints = self.joint_constraints(index, solver_bodies);
         let mut joint_refs = crate::joints::as_constraints(&mut joints);
+        (p.candidate_pairs, p.touching_pairs) = (self.pairs.len(), manifolds.len());
+        (p.contact_constraints, p.joints) = (scratch.constraints.len(), joint_refs.len());
+        p.awake_bodies = solver_bodies
+            .iter()
+            .filter(|b| b.motion == fathom_solver::Motion::Dynamic)
+            .count();
         let settings = self.settings.solver;
         let input = SolverInput {
             gravity: self.settings.gravity,
@@ -90,17 +101,26 @@ where
             contacts: &mut scratch.constraints,
             constraints: &mut joint_refs,
         };
+        laps.lap(&mut p.solver_setup);
         fathom_solver::step_with(&settings, self.settings.dt, input, &mut scratch.solver);
+        p.colours = scratch.solver.colour_count();
+        laps.lap(&mut p.solver);
         self.write_back_bodies(solver_bodies, index);
         self.finish_joints(&joints, solver_bodies);
         self.record_solved(solver_bodies);
+        laps.lap(&mut p.write_back);
         self.continuous_collision(&scratch.start_poses);
+        laps.lap(&mut p.continuous);
         let cache_changed = self.cache_contacts(&manifolds, &mut scratch);
         self.update_events(cache_changed, &mut scratch.touching);
+        laps.lap(&mut p.contacts_events);
         self.update_islands(&manifolds);
         scratch.recycle(manifolds);
         self.scratch = scratch;
         self.step_count += 1;
+        laps.lap(&mut p.islands);
+        p.total = laps.total();
+        self.profile = p;
     }
 
     /// Stage 0: after deserialisation the broadphase is rebuilt from the colliders.

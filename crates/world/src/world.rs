@@ -199,6 +199,9 @@ where
     /// The step's reusable buffers (`scratch.rs`).
     #[serde(skip)]
     pub(crate) scratch: crate::scratch::StepScratch<D>,
+    /// What the last step cost (`profile.rs`).
+    #[serde(skip)]
+    pub(crate) profile: crate::profile::StepProfile,
 }
 
 /// A summary, not the whole state (a world holds thousands of bodies): the settings, the
@@ -263,6 +266,7 @@ where
             frozen_now: Vec::new(),
             cache_settled: false,
             scratch: Default::default(),
+            profile: Default::default(),
         }
     }
 

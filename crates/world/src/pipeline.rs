@@ -211,12 +211,18 @@ where
             }
             // Speculative reach: the margin plus how far the two can close in one step.
             let closing = (ba.linear_velocity - bb.linear_velocity).norm() * dt;
+            let margin = ca.margin.max(cb.margin) + closing;
+            // A closing speed whose square overflows (a restored 1e30 m/s): no finite reach,
+            // so no contact query; the step's non-finite guard deals with the body.
+            if !margin.is_finite() {
+                continue;
+            }
             jobs.push(PairJob {
                 a,
                 b,
                 pose_a: ca.world_pose,
                 pose_b: cb.world_pose,
-                margin: ca.margin.max(cb.margin) + closing,
+                margin,
             });
         }
     }

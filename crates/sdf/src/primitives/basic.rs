@@ -237,6 +237,17 @@ impl<const D: usize> HalfSpace<D> {
             });
         }
         crate::error::check_finite("offset", offset)?;
+        // Its bounds are the solid part of a box of UNBOUNDED_EXTENT: a plane outside that box
+        // would leave them empty, and no query could find it.
+        if offset.abs() >= UNBOUNDED_EXTENT {
+            return Err(SdfError::Invalid {
+                field: "offset",
+                reason: format!(
+                    "must lie within ±{UNBOUNDED_EXTENT} m of the origin, got {offset}; \
+                     move the body instead"
+                ),
+            });
+        }
         Ok(Self {
             normal: normal / len,
             offset,
@@ -342,5 +353,24 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// A plane at or past the bounded extent has an empty box, so it is refused; one just
+    /// inside it keeps a box that holds its solid side.
+    #[test]
+    fn a_half_space_beyond_its_extent_is_refused() {
+        for offset in [-UNBOUNDED_EXTENT, UNBOUNDED_EXTENT, -2.0e6, 1.0e30] {
+            assert!(matches!(
+                HalfSpace::new(Vector2::new(0.0, 1.0), offset),
+                Err(SdfError::Invalid {
+                    field: "offset",
+                    ..
+                })
+            ));
+        }
+        for offset in [-0.99 * UNBOUNDED_EXTENT, 0.99 * UNBOUNDED_EXTENT] {
+            let h = HalfSpace::new(Vector3::new(0.0, -1.0, 0.0), offset).unwrap();
+            assert!(h.bounds().is_valid(), "{offset}");
+        }
     }
 }

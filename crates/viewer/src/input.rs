@@ -39,6 +39,8 @@ pub enum Command {
     ToggleJoints,
     /// Toggle the help line.
     ToggleHelp,
+    /// Toggle the per-stage timings (numbers and rolling graph).
+    ToggleTimings,
 }
 
 /// The command bound to `key`, if any.
@@ -58,6 +60,7 @@ pub fn command_for(key: Key) -> Option<Command> {
         Key::Z => ToggleSleep,
         Key::J => ToggleJoints,
         Key::H => ToggleHelp,
+        Key::T => ToggleTimings,
         other => Scene(digit(other)?),
     })
 }
@@ -82,13 +85,13 @@ fn digit(key: Key) -> Option<usize> {
 /// The help lines shown at the top of the window.
 pub const HELP: [&str; 2] = [
     "space / P pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, 0, arrows, PgUp / PgDn: scenes",
-    "C contacts | B boxes | Z sleep tint | J joints | H hide help | mouse: orbit, zoom, pan | Esc quit",
+    "C contacts | B boxes | Z sleep tint | J joints | T stage timings | H hide help | mouse: orbit, zoom, pan | Esc quit",
 ];
 
 /// The help lines shown in a scene a controller drives (a car).
 pub const DRIVE_HELP: [&str; 2] = [
     "W / up throttle | S / down brake, reverse | A D / left right steer | space handbrake | P pause | . step | R reset | PgUp / PgDn, 1-9: scenes",
-    "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | H hide help | mouse: orbit, zoom | Esc quit",
+    "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | T timings | H hide help | mouse: orbit, zoom | Esc quit",
 ];
 
 /// The help lines for a scene with (`driving`) or without a controller.
@@ -113,6 +116,8 @@ pub struct Overlays {
     pub joints: bool,
     /// Help line.
     pub help: bool,
+    /// Per-stage timings: numbers and a rolling graph.
+    pub timings: bool,
 }
 
 impl Overlays {
@@ -124,6 +129,7 @@ impl Overlays {
             Command::ToggleSleep => &mut self.sleep,
             Command::ToggleJoints => &mut self.joints,
             Command::ToggleHelp => &mut self.help,
+            Command::ToggleTimings => &mut self.timings,
             _ => return false,
         };
         *flag = !*flag;

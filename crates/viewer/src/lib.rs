@@ -45,6 +45,7 @@ pub mod palette;
 mod scenes;
 pub mod sim;
 pub mod stage;
+pub mod timings;
 pub mod view2d;
 pub mod view3d;
 

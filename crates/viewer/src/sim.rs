@@ -15,6 +15,7 @@
 
 use crate::controller::{Controller, DriveKeys};
 use crate::error::ViewerError;
+use crate::timings::StageHistory;
 use fathom_math::{Aabb, Dim, Real, Space, Vector};
 use fathom_sdf::Sdf;
 use fathom_world::{BodyDesc, BodyHandle, ColliderDesc, Scene, Shape, World};
@@ -66,6 +67,7 @@ where
     time_scale: Real,
     accumulator: Real,
     ms_per_step: Option<f64>,
+    stages: StageHistory,
     fired: Vec<BodyHandle>,
     controller: Option<Box<dyn Controller<D>>>,
     /// The driving keys, once one was pressed since the last reset.
@@ -102,6 +104,7 @@ where
             time_scale: 1.0,
             accumulator: 0.0,
             ms_per_step: None,
+            stages: StageHistory::default(),
             fired: Vec::new(),
             controller,
             keys: None,
@@ -163,6 +166,11 @@ where
         &self.world
     }
 
+    /// The last steps' time per stage (the world's profile of each).
+    pub fn stage_history(&self) -> &StageHistory {
+        &self.stages
+    }
+
     /// The scene the world was built from.
     pub fn scene(&self) -> &Scene<D> {
         &self.scene
@@ -176,6 +184,7 @@ where
             self.world = w;
         }
         self.accumulator = 0.0;
+        self.stages.clear();
         self.fired.clear();
         self.keys = None;
         self.controller_error = None;
@@ -201,6 +210,7 @@ where
             }
         }
         self.world.step();
+        self.stages.push(self.world.profile());
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         self.ms_per_step = Some(match self.ms_per_step {
             Some(avg) => avg + (ms - avg) * STEP_TIME_SMOOTHING,

@@ -7,9 +7,10 @@ use crate::controller::{DriveKeys, SceneController};
 use crate::error::ViewerError;
 use crate::input::{Command, Overlays};
 use crate::overlay::hud_lines;
-use crate::palette::BACKGROUND;
+use crate::palette::{Rgb, BACKGROUND};
 use crate::scenes::NamedScene;
 use crate::sim::{SimStats, Simulation};
+use crate::timings::{GraphFrame, HISTORY, STAGES, STAGE_COLOURS};
 use crate::view2d::View2;
 use crate::view3d::View3;
 use fathom_math::{Aabb, Dim, Real, Space, Vector};
@@ -26,6 +27,8 @@ pub const FIRE_SPEED: Real = 50.0;
 
 /// Text size of the status lines, pixels.
 const HUD_TEXT_SIZE: f32 = 19.0;
+/// Text size of the stage timings, pixels.
+const TIMINGS_TEXT_SIZE: f32 = 16.0;
 
 /// How fast a window's chase camera catches up with the body it follows, per second:
 /// it closes 1 - exp(-rate t) of the gap in t seconds (95% in half a second).
@@ -245,20 +248,75 @@ impl Stage {
             let help = crate::input::help_lines(self.has_controller());
             lines.extend(help.iter().map(|l| l.to_string()));
         }
-        let text = crate::palette::Rgb::new(0.92, 0.92, 0.92).to_kiss();
-        // A dark copy under each line keeps it legible over a light ground.
-        let shadow = crate::palette::Rgb::new(0.05, 0.05, 0.06).to_kiss();
+        let text = Rgb::new(0.92, 0.92, 0.92);
         for (i, line) in lines.iter().enumerate() {
             let y = 8.0 + i as f32 * HUD_TEXT_SIZE * 1.15;
-            let at = Vec2::new(10.0, y);
-            window.draw_text(
-                line,
-                at + Vec2::splat(1.5),
-                HUD_TEXT_SIZE,
-                &self.font,
-                shadow,
+            self.shadowed_text(window, line, Vec2::new(10.0, y), HUD_TEXT_SIZE, text);
+        }
+        if self.overlays.timings {
+            self.draw_timings(window);
+        }
+    }
+
+    /// `line` at `at` (pixels, top left) with a dark copy under it, legible over a light
+    /// ground.
+    fn shadowed_text(&self, window: &mut Window, line: &str, at: Vec2, size: f32, colour: Rgb) {
+        let shadow = Rgb::new(0.05, 0.05, 0.06).to_kiss();
+        window.draw_text(line, at + Vec2::splat(1.5), size, &self.font, shadow);
+        window.draw_text(line, at, size, &self.font, colour.to_kiss());
+    }
+
+    /// The per-stage timings at the bottom left: a stacked graph of the last steps and,
+    /// beside it, each stage's mean in the stage's colour.
+    fn draw_timings(&self, window: &mut Window) {
+        let (w, h) = (self.width as f32, self.height as f32);
+        let k = window.scale_factor() as f32;
+        // Lines go through the 2D camera: the view's own in 2D (pixels per metre `zoom`,
+        // as `View2::fire_ray` frames it; its projection may not be updated before the
+        // first frame), kiss3d's centred pixel view (y up, logical pixels) under 3D.
+        let (history, to_camera): (_, Box<dyn Fn(Vec2) -> Vec2 + '_>) = match &self.active {
+            Active::Two(s, v) => {
+                let (at, zoom) = (v.camera.at(), v.camera.zoom());
+                let f = move |p: Vec2| at + Vec2::new(p.x - 0.5 * w, 0.5 * h - p.y) / zoom;
+                (s.stage_history(), Box::new(f))
+            }
+            Active::Three(s, _) => (
+                s.stage_history(),
+                Box::new(move |p: Vec2| Vec2::new((p.x - 0.5 * w) / k, (0.5 * h - p.y) / k)),
+            ),
+        };
+        let size = TIMINGS_TEXT_SIZE;
+        let line_h = size * 1.15;
+        let frame = GraphFrame {
+            left: 10.0,
+            bottom: h - 12.0,
+            width: 2.0 * HISTORY as f32,
+            height: STAGES as f32 * line_h,
+        };
+        let top = frame.bottom - frame.height;
+        let grey = Rgb::new(0.6, 0.6, 0.6).to_kiss();
+        for y in [top, frame.bottom] {
+            let (a, b) = (
+                Vec2::new(frame.left, y),
+                Vec2::new(frame.left + frame.width, y),
             );
-            window.draw_text(line, at, HUD_TEXT_SIZE, &self.font, text);
+            window.draw_line_2d(to_camera(a), to_camera(b), grey, 1.0);
+        }
+        for s in history.bars(frame) {
+            let colour = STAGE_COLOURS[s.stage].to_kiss();
+            let (a, b) = (Vec2::new(s.x, s.top), Vec2::new(s.x, s.bottom));
+            window.draw_line_2d(to_camera(a), to_camera(b), colour, 2.0);
+        }
+        let (heading, stages) = history.lines();
+        let text = Rgb::new(0.92, 0.92, 0.92);
+        for (i, line) in heading.iter().enumerate() {
+            let y = top - (2 - i) as f32 * line_h - 4.0;
+            self.shadowed_text(window, line, Vec2::new(frame.left, y), size, text);
+        }
+        let x = frame.left + frame.width + 12.0;
+        for (i, line) in stages.iter().enumerate() {
+            let at = Vec2::new(x, top + i as f32 * line_h);
+            self.shadowed_text(window, line, at, size, STAGE_COLOURS[i]);
         }
     }
 

@@ -387,3 +387,67 @@ fn a_controlled_body_is_followed_and_its_parts_are_drawn() {
         .fold(0.0, f32::max);
     assert!(moved > 30.0, "pillar's picture moved only {moved} px");
 }
+
+/// The stage-timing overlay draws its stacked graph at the bottom left, in the stages'
+/// colours, under a 2D camera and under a 3D one; the same frame without it has none.
+fn timing_graph_is_drawn<const D: usize>()
+where
+    Space<D>: Dim<D>,
+    Scene<D>: Into<SceneFile>,
+{
+    use fathom_viewer::timings::{HISTORY, STAGE_COLOURS};
+    let scene = NamedScene::new(format!("row{D}d"), row_of_balls::<D>());
+    let mut opts = OffscreenOptions {
+        width: 640,
+        height: 480,
+        antialias: false,
+        shadows: false,
+        ..Default::default()
+    };
+    opts.overlays.timings = true;
+    let on = render_offscreen(&scene, &opts, &[30])
+        .unwrap()
+        .pop()
+        .unwrap();
+    opts.overlays.timings = false;
+    let off = render_offscreen(&scene, &opts, &[30])
+        .unwrap()
+        .pop()
+        .unwrap();
+    if let Ok(dir) = std::env::var("FATHOM_SHOT_DIR") {
+        on.image.save(format!("{dir}/timings_{D}d.png")).unwrap();
+    }
+    // Write-back is grey: it has no hue to look for.
+    let hues: Vec<f32> = STAGE_COLOURS
+        .iter()
+        .filter_map(|c| c.to_srgb().hue(MIN_SATURATION))
+        .collect();
+    // The graph: 2 px per step from x = 10, its baseline 12 px above the bottom edge.
+    let staged = |cap: &Capture| {
+        let mut n = 0;
+        for x in 10..10 + 2 * HISTORY as u32 {
+            for y in 480 - 100..480 - 12 {
+                let p = cap.image.get_pixel(x, y);
+                if hues.iter().any(|&h| pixel_matches(p, h)) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    let (with, without) = (staged(&on), staged(&off));
+    // 30 steps of bars 2 px wide, each at least a pixel high, against the scene behind.
+    assert!(
+        with >= without + 30,
+        "{D}D: {with} stage-coloured graph pixels with the overlay, {without} without"
+    );
+}
+
+#[test]
+fn the_stage_timing_graph_is_drawn() {
+    if !adapter_or_skip() {
+        return;
+    }
+    timing_graph_is_drawn::<2>();
+    timing_graph_is_drawn::<3>();
+}

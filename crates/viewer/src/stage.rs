@@ -294,6 +294,16 @@ impl Stage {
             height: STAGES as f32 * line_h,
         };
         let top = frame.bottom - frame.height;
+        // A dark panel under it all (one line as wide as the panel is high) keeps the text
+        // and bars legible over a light ground.
+        let (panel_top, panel_bottom) = (top - 2.0 * line_h - 8.0, frame.bottom + 6.0);
+        let mid = 0.5 * (panel_top + panel_bottom);
+        let panel = Rgb::new(0.1, 0.1, 0.12).to_kiss();
+        let (a, b) = (
+            Vec2::new(4.0, mid),
+            Vec2::new(frame.left + frame.width + 180.0, mid),
+        );
+        window.draw_line_2d(to_camera(a), to_camera(b), panel, panel_bottom - panel_top);
         let grey = Rgb::new(0.6, 0.6, 0.6).to_kiss();
         for y in [top, frame.bottom] {
             let (a, b) = (

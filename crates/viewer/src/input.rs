@@ -121,6 +121,16 @@ pub struct Overlays {
 }
 
 impl Overlays {
+    /// What a window shows when a scene with `joints` joints opens: the help line, and the
+    /// joints when there are any (a cradle's strings, a door's hinge would be hidden else).
+    pub fn on_open(joints: usize) -> Self {
+        Self {
+            help: true,
+            joints: joints > 0,
+            ..Self::default()
+        }
+    }
+
     /// Applies a toggle command; returns whether `c` was one.
     pub fn apply(&mut self, c: Command) -> bool {
         let flag = match c {

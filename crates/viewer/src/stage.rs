@@ -94,10 +94,10 @@ impl Stage {
             }
         };
         follow(&mut active, 1.0, width, height);
-        let overlays = Overlays {
-            help: true,
-            ..Overlays::default()
-        };
+        let overlays = Overlays::on_open(match &active {
+            Active::Two(s, _) => s.world().joint_count(),
+            Active::Three(s, _) => s.world().joint_count(),
+        });
         Ok(Self {
             name: scene.name.clone(),
             active,

@@ -147,3 +147,24 @@ fn dimension_is_read_from_the_text() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A window opens the shipped jointed scenes with their joints drawn, and the others
+/// without joint lines.
+#[test]
+fn jointed_scenes_open_with_their_joints_shown() {
+    use fathom_viewer::input::Overlays;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
+    for (name, jointed) in [("cradle_3d", true), ("door_3d", true), ("bowl_3d", false)] {
+        let scene = load_scene(dir.join(format!("{name}.ron"))).unwrap();
+        let joints = match &scene.scene {
+            SceneFile::Scene2D(s) => s.build().unwrap().joint_count(),
+            SceneFile::Scene3D(s) => s.build().unwrap().joint_count(),
+        };
+        let o = Overlays::on_open(joints);
+        assert_eq!(
+            (o.joints, o.help),
+            (jointed, true),
+            "{name}: {joints} joints"
+        );
+    }
+}

@@ -6,7 +6,7 @@
 use crate::controller::DriveKeys;
 use crate::device::{display_available, guarded};
 use crate::error::ViewerError;
-use crate::input::{command_for, Command};
+use crate::input::{command_for, repeats, Command, HeldKeys};
 use crate::scenes::NamedScene;
 use crate::stage::Stage;
 use kiss3d::event::{Action, WindowEvent};
@@ -129,8 +129,9 @@ async fn run_loop(
     let mut stage = Stage::new(&scenes[index], window.width(), window.height())?;
     let mut last = Instant::now();
     let mut fps = FpsCounter::new();
+    let mut held = HeldKeys::default();
     loop {
-        if let Some(next) = handle_events(window, &mut stage, index, scenes.len()) {
+        if let Some(next) = handle_events(window, &mut stage, &mut held, index, scenes.len()) {
             index = next;
             stage = Stage::new(&scenes[index], window.width(), window.height())?;
             window.set_title(&window_title(&scenes[index]));
@@ -157,6 +158,7 @@ async fn run_loop(
 fn handle_events(
     window: &mut Window,
     stage: &mut Stage,
+    held: &mut HeldKeys,
     index: usize,
     count: usize,
 ) -> Option<usize> {
@@ -164,13 +166,26 @@ fn handle_events(
     let cursor = window.cursor_pos();
     let driving = stage.has_controller();
     for event in window.events().iter() {
-        let WindowEvent::Key(key, Action::Press, _) = event.value else {
-            continue;
+        let key = match event.value {
+            WindowEvent::Key(key, Action::Press, _) => key,
+            WindowEvent::Key(key, Action::Release, _) => {
+                held.release(key);
+                continue;
+            }
+            WindowEvent::Focus(false) => {
+                held.clear();
+                continue;
+            }
+            _ => continue,
         };
+        let first = held.press(key);
         if driving && DriveKeys::is_drive_key(key) {
             continue;
         }
         let Some(c) = command_for(key) else { continue };
+        if !first && !repeats(c) {
+            continue;
+        }
         match c {
             Command::Scene(i) if i < count => switch = Some(i),
             Command::Scene(_) => {}

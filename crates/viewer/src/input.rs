@@ -82,6 +82,39 @@ fn digit(key: Key) -> Option<usize> {
     KEYS.iter().position(|k| *k == key)
 }
 
+/// Keys held down, so that a key's auto-repeat (presses with no release between them) is
+/// told from a new press.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeldKeys {
+    held: Vec<Key>,
+}
+
+impl HeldKeys {
+    /// Records a press of `key`; true for a new press, false for a repeat of a held key.
+    pub fn press(&mut self, key: Key) -> bool {
+        if self.held.contains(&key) {
+            return false;
+        }
+        self.held.push(key);
+        true
+    }
+
+    /// Records that `key` went up.
+    pub fn release(&mut self, key: Key) {
+        self.held.retain(|k| *k != key);
+    }
+
+    /// Forgets every key (the window lost focus, so releases may never come).
+    pub fn clear(&mut self) {
+        self.held.clear();
+    }
+}
+
+/// Whether holding the key of `c` repeats it: all but firing, one ball per press.
+pub fn repeats(c: Command) -> bool {
+    c != Command::Fire
+}
+
 /// The help lines shown at the top of the window.
 pub const HELP: [&str; 2] = [
     "space / P pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, 0, arrows, PgUp / PgDn: scenes",
@@ -198,5 +231,23 @@ mod tests {
         assert!(!o.contacts);
         assert!(!o.apply(Command::Fire));
         assert_eq!(o, Overlays::default());
+    }
+
+    /// Holding F is one press and its repeats: one ball, where each repeat used to fire one.
+    /// Other keys (a held S steps on) still repeat.
+    #[test]
+    fn a_held_key_repeats_all_but_firing() {
+        let mut held = HeldKeys::default();
+        let fired = |held: &mut HeldKeys, presses: usize| {
+            (0..presses).filter(|_| held.press(Key::F)).count()
+        };
+        assert_eq!(fired(&mut held, 22), 1);
+        held.release(Key::F);
+        assert_eq!(fired(&mut held, 3), 1);
+        // Focus lost with F down: its release never comes, and the next press is new.
+        held.clear();
+        assert!(held.press(Key::F));
+        assert!(held.press(Key::S) && !held.press(Key::S));
+        assert!(!repeats(Command::Fire) && repeats(Command::Step) && repeats(Command::Faster));
     }
 }

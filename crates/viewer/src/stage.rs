@@ -266,24 +266,26 @@ impl Stage {
         window.draw_text(line, at, size, &self.font, colour.to_kiss());
     }
 
+    /// Pixel `p` (origin top left) in the coordinates of the 2D camera lines are drawn
+    /// under: the view's own in 2D, kiss3d's centred pixel view (y up, logical pixels, as
+    /// many per physical one as `scale_factor`) under a 3D scene.
+    fn overlay_point(&self, p: Vec2, scale_factor: f32) -> Vec2 {
+        let size = Vec2::new(self.width as f32, self.height as f32);
+        match &self.active {
+            Active::Two(_, v) => v.pixel_to_world(p, size),
+            Active::Three(..) => Vec2::new(p.x - 0.5 * size.x, 0.5 * size.y - p.y) / scale_factor,
+        }
+    }
+
     /// The per-stage timings at the bottom left: a stacked graph of the last steps and,
     /// beside it, each stage's mean in the stage's colour.
     fn draw_timings(&self, window: &mut Window) {
-        let (w, h) = (self.width as f32, self.height as f32);
+        let h = self.height as f32;
         let k = window.scale_factor() as f32;
-        // Lines go through the 2D camera: the view's own in 2D (pixels per metre `zoom`,
-        // as `View2::fire_ray` frames it; its projection may not be updated before the
-        // first frame), kiss3d's centred pixel view (y up, logical pixels) under 3D.
-        let (history, to_camera): (_, Box<dyn Fn(Vec2) -> Vec2 + '_>) = match &self.active {
-            Active::Two(s, v) => {
-                let (at, zoom) = (v.camera.at(), v.camera.zoom());
-                let f = move |p: Vec2| at + Vec2::new(p.x - 0.5 * w, 0.5 * h - p.y) / zoom;
-                (s.stage_history(), Box::new(f))
-            }
-            Active::Three(s, _) => (
-                s.stage_history(),
-                Box::new(move |p: Vec2| Vec2::new((p.x - 0.5 * w) / k, (0.5 * h - p.y) / k)),
-            ),
+        let to_camera = |p| self.overlay_point(p, k);
+        let history = match &self.active {
+            Active::Two(s, _) => s.stage_history(),
+            Active::Three(s, _) => s.stage_history(),
         };
         let size = TIMINGS_TEXT_SIZE;
         let line_h = size * 1.15;

@@ -197,6 +197,12 @@ impl View2 {
         (Vector2::new(origin.x, origin.y), Vector2::new(dir.x, dir.y))
     }
 
+    /// The world point under pixel `p` (origin top left) of a `size` viewport, from the
+    /// camera's centre and zoom (its projection matrix is only updated by a rendered frame).
+    pub fn pixel_to_world(&self, p: Vec2, size: Vec2) -> Vec2 {
+        self.camera.at() + Vec2::new(p.x - 0.5 * size.x, 0.5 * size.y - p.y) / self.camera.zoom()
+    }
+
     /// Pixel box (origin top left) of a world box in the image, under the framing of the
     /// last (re)framing (see [`project_box_2d`]).
     pub fn project_box(&self, b: &Aabb<2>) -> ([f32; 2], [f32; 2]) {

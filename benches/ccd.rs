@@ -66,7 +66,7 @@ fn csg() -> Shape3 {
             .transformed(Pose3::translation(x, 0.0, 0.0))
             .unwrap()
     };
-    let core = Shape3::union(vec![
+    let core = Shape3::union_all(vec![
         Shape3::cuboid(Vector3::new(0.4, 0.3, 0.3)).unwrap(),
         ball(0.6),
         ball(-0.6),

@@ -26,7 +26,7 @@ fn gear(teeth: usize) -> Shape3 {
                 .unwrap(),
         );
     }
-    Shape3::union(parts).unwrap()
+    Shape3::union_all(parts).unwrap()
 }
 
 struct Case {

@@ -70,7 +70,7 @@ macro_rules! rapier_world {
             for body in &scene.bodies {
                 let builder = match body.kind {
                     BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
-                    BodyKind::Static => RigidBodyBuilder::fixed(),
+                    BodyKind::Fixed => RigidBodyBuilder::fixed(),
                     BodyKind::Kinematic => RigidBodyBuilder::kinematic_position_based(),
                 };
                 let rb = builder

@@ -37,7 +37,7 @@ fn walls() -> BodyDesc<3> {
 
 fn mixer() -> BodyDesc<3> {
     let paddle = |x: Real, z: Real| Shape::cuboid(Vector3::new(x, 0.25, z)).expect("positive");
-    let cross = Shape::union(vec![paddle(3.0, 0.12), paddle(0.12, 3.0)]).expect("two paddles");
+    let cross = Shape::union_all(vec![paddle(3.0, 0.12), paddle(0.12, 3.0)]).expect("two paddles");
     BodyDesc::kinematic()
         .position(Vector3::new(0.0, 0.3, 0.0))
         .angular_velocity(Vector3::new(0.0, MIXER_SPEED, 0.0))

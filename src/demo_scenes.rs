@@ -304,7 +304,7 @@ pub fn gear(radius: Real, half_thickness: Real, teeth: usize) -> Shape3 {
         );
         parts.push(cuboid(tooth_half).transformed(pose).expect("finite pose"));
     }
-    Shape3::union(parts).expect("a gear has parts")
+    Shape3::union_all(parts).expect("a gear has parts")
 }
 
 /// Tori and gears dropped in a loose stack on a static plane.

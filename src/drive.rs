@@ -142,7 +142,7 @@ fn wheel_shapes(radius: Real, axle: &Vector3) -> Result<[Shape<3>; 2], fathom_sd
         Shape::cuboid(Vector3::new(long, out, thin))?,
         Shape::cuboid(Vector3::new(thin, out, long))?,
     ];
-    let hub = Shape::union(bars)?.transformed(pose)?;
+    let hub = Shape::union_all(bars)?.transformed(pose)?;
     Ok([tyre, hub])
 }
 

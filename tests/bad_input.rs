@@ -291,7 +291,7 @@ where
 {
     let dynamic = || BodyDesc::<D>::dynamic().collider(ball_desc());
     let with_collider = |c: ColliderDesc<D>| BodyDesc::<D>::dynamic().collider(c);
-    let disjoint = Shape::intersection(vec![
+    let disjoint = Shape::intersection_all(vec![
         Shape::ball(0.5).unwrap(),
         Shape::ball(0.5)
             .unwrap()
@@ -486,7 +486,7 @@ where
             got(w.add_collider(f.ball, &ColliderDesc::default().density(NAN)))
         }),
         row("collider empty solid", invalid("shape"), |w, f| {
-            let empty = Shape::intersection(vec![
+            let empty = Shape::intersection_all(vec![
                 Shape::ball(0.1).unwrap(),
                 Shape::ball(0.1)
                     .unwrap()
@@ -807,13 +807,13 @@ where
     sdf_is(ball().rounded(-0.1), "NonPositive", "radius", "rounded");
     sdf_is(ball().shell(0.0), "NonPositive", "half_thickness", "shell");
     sdf_is(
-        Shape::<D>::union(vec![]),
+        Shape::<D>::union_all(vec![]),
         "TooSmall",
         "shapes",
         "empty union",
     );
     sdf_is(
-        Shape::<D>::intersection(vec![]),
+        Shape::<D>::intersection_all(vec![]),
         "TooSmall",
         "shapes",
         "empty intersection",

@@ -93,7 +93,7 @@ fn soak_scene_file_is_the_documented_scene() {
     let kinds = |k| w.bodies().filter(|(_, b)| b.kind() == k).count();
     assert_eq!(
         (
-            kinds(BodyKind::Static),
+            kinds(BodyKind::Fixed),
             kinds(BodyKind::Kinematic),
             kinds(BodyKind::Dynamic)
         ),

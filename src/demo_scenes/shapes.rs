@@ -32,11 +32,17 @@ fn ball(radius: Real) -> Shape3 {
 /// piece has a flat bottom and a flat top (or a dome on the last), so they stack.
 fn csg_pieces() -> Vec<(Shape3, Real)> {
     // A plinth with a round hole through it (difference).
-    let plinth = cuboid(Vector3::new(0.9, 0.2, 0.9)).difference(cylinder(0.4, 0.3));
+    let plinth = cuboid(Vector3::new(0.9, 0.2, 0.9))
+        .difference(cylinder(0.4, 0.3))
+        .expect("a difference always builds");
     // A cube with a ball carved out of its middle: a frame with six round windows.
-    let frame = cuboid(Vector3::repeat(0.5)).difference(ball(0.64));
+    let frame = cuboid(Vector3::repeat(0.5))
+        .difference(ball(0.64))
+        .expect("a difference always builds");
     // A tube: a cylinder minus a narrower, taller one.
-    let tube = cylinder(0.15, 0.6).difference(cylinder(0.3, 0.36));
+    let tube = cylinder(0.15, 0.6)
+        .difference(cylinder(0.3, 0.36))
+        .expect("a difference always builds");
     // A gear: a disc and ten teeth (union).
     let cog = gear(0.5, 0.12, 10);
     // Two crossed bars blended where they meet (smooth union).
@@ -90,7 +96,12 @@ fn bowl() -> Shape3 {
         BOWL_RADIUS + 0.5,
         0.0,
     );
-    at(shell.difference(lid), 0.0, BOWL_RADIUS + BOWL_WALL, 0.0)
+    at(
+        shell.difference(lid).expect("a difference always builds"),
+        0.0,
+        BOWL_RADIUS + BOWL_WALL,
+        0.0,
+    )
 }
 
 /// Height of the bowl's inner surface at distance `r` from its axis, metres.

@@ -84,9 +84,9 @@ where
         5 => shape(b, depth - 1).scaled(b.range(0.2, 3.0)),
         6 => shape(b, depth - 1).rounded(b.range(0.0, 0.3)),
         7 => shape(b, depth - 1).shell(b.range(0.02, 0.3)),
-        8 => Shape::union(vec![shape(b, depth - 1), shape(b, depth - 1)]),
-        9 => Shape::intersection(vec![shape(b, depth - 1), shape(b, depth - 1)]),
-        10 => Ok(shape(b, depth - 1).difference(shape(b, depth - 1))),
+        8 => Shape::union_all(vec![shape(b, depth - 1), shape(b, depth - 1)]),
+        9 => Shape::intersection_all(vec![shape(b, depth - 1), shape(b, depth - 1)]),
+        10 => shape(b, depth - 1).difference(shape(b, depth - 1)),
         _ => shape(b, depth - 1).smooth_union(shape(b, depth - 1), b.range(0.01, 0.5)),
     };
     made.unwrap_or_else(|_| fallback())

@@ -126,7 +126,7 @@ where
         }
     }
     // A CSG union of a cuboid and two balls: exact outside, so hits are within epsilon.
-    let csg = Shape::<D>::union(vec![
+    let csg = Shape::<D>::union_all(vec![
         Shape::<D>::cuboid(Vector::repeat(0.3)).unwrap(),
         ball(offset),
         ball(-offset),

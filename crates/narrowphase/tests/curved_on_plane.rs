@@ -64,6 +64,7 @@ impl Ring<2> for Space<2> {
         Shape::<2>::ball(1.0)
             .unwrap()
             .difference(Shape::<2>::ball(0.6).unwrap())
+            .unwrap()
     }
     fn centre_height(_tilt: Real) -> Real {
         1.0

@@ -207,7 +207,7 @@ where
             [0.0; 3],
         ))
         .unwrap();
-    outer.difference(cut)
+    outer.difference(cut).unwrap()
 }
 
 /// An arch standing on the ground, and on a slab: one manifold under each leg.

@@ -330,7 +330,7 @@ where
     Space<D>: Dim<D> + Oracle<D>,
 {
     let ball = Shape::<D>::ball(0.05).unwrap();
-    let empty = ball.clone().difference(ball.clone());
+    let empty = ball.clone().difference(ball.clone()).unwrap();
     let pose = at::<D>(-2.0, -2.0);
     let opts = ContactOptions::default();
     let hit = intersects(&empty, &pose, &ball, &pose, &opts).unwrap();
@@ -362,9 +362,9 @@ fn touching_shapes_agree_3d() {
 fn empty_solid_distance_is_finite_or_refused() {
     use nalgebra::{Quaternion, Translation3, UnitQuaternion};
     let ball = Shape::<3>::ball(0.05).unwrap();
-    let empty = ball.clone().difference(ball.clone());
+    let empty = ball.clone().difference(ball.clone()).unwrap();
     let cut =
-        Shape::<3>::intersection(vec![Shape::<3>::capsule(0.05, 0.05).unwrap(), ball.clone()])
+        Shape::<3>::intersection_all(vec![Shape::<3>::capsule(0.05, 0.05).unwrap(), ball.clone()])
             .unwrap();
     let turn = UnitQuaternion::from_quaternion(Quaternion::new(
         -0.0936936,

@@ -27,7 +27,7 @@
 //! // A 4 m box with a 1.5 m ball carved out of its top face: a bowl.
 //! let slab = Shape3::cuboid(Vector3::new(2.0, 0.5, 2.0))?;
 //! let scoop = Shape3::ball(1.5)?.transformed(Pose3::translation(0.0, 1.2, 0.0))?;
-//! let bowl = slab.difference(scoop);
+//! let bowl = slab.difference(scoop)?;
 //! world.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(bowl)))?;
 //!
 //! let ball = world.add_body(

@@ -45,7 +45,7 @@ type Child<const D: usize> = Box<Shape<D>>;
 ///
 /// // Two balls 3 m apart: the union is 0.5 m from both at the midpoint...
 /// let right = Shape3::ball(1.0)?.transformed(Pose3::translation(3.0, 0.0, 0.0))?;
-/// let pair = Shape3::union(vec![ball.clone(), right.clone()])?;
+/// let pair = ball.clone().union(right.clone())?;
 /// assert!((pair.distance(&at(1.5)) - 0.5).abs() < 1e-6);
 /// // ...and a smooth union of radius k bridges them, k / 4 lower where both are equal.
 /// let blend = ball.smooth_union(right, 1.0)?;
@@ -53,7 +53,7 @@ type Child<const D: usize> = Box<Shape<D>>;
 ///
 /// // A 2 m cube with a ball of radius 0.5 cut from its middle, rounded by 0.1 m.
 /// let cube = Shape3::cuboid(Vector3::new(1.0, 1.0, 1.0))?;
-/// let hollow = cube.difference(Shape3::ball(0.5)?).rounded(0.1)?;
+/// let hollow = cube.difference(Shape3::ball(0.5)?)?.rounded(0.1)?;
 /// assert!((hollow.distance(&at(0.0)) - 0.4).abs() < 1e-6); // in the cavity: 0.5 - 0.1
 /// assert!((hollow.distance(&at(2.0)) - 0.9).abs() < 1e-6); // 1 m off a face, less 0.1
 ///
@@ -445,19 +445,35 @@ where
         Ok(Shape::Shell(Shell::new(half_thickness, Box::new(self))?))
     }
 
-    /// The union of `shapes` (at least one).
-    pub fn union(shapes: Vec<Self>) -> Result<Self> {
-        Ok(Shape::Union(Union::new(shapes)?))
+    /// The union with `other`. Like every CSG constructor here it takes the shape by value and
+    /// returns a `Result`, so trees chain with `?`.
+    pub fn union(self, other: Self) -> Result<Self> {
+        Self::union_all([self, other])
     }
 
-    /// The intersection of `shapes` (at least one).
-    pub fn intersection(shapes: Vec<Self>) -> Result<Self> {
-        Ok(Shape::Intersection(Intersection::new(shapes)?))
+    /// The intersection with `other`.
+    pub fn intersection(self, other: Self) -> Result<Self> {
+        Self::intersection_all([self, other])
     }
 
     /// This shape with `other` cut away.
-    pub fn difference(self, other: Self) -> Self {
-        Shape::Difference(Difference::new(Box::new(self), Box::new(other)))
+    pub fn difference(self, other: Self) -> Result<Self> {
+        Ok(Shape::Difference(Difference::new(
+            Box::new(self),
+            Box::new(other),
+        )))
+    }
+
+    /// The union of `shapes`; an empty list is an error.
+    pub fn union_all(shapes: impl IntoIterator<Item = Self>) -> Result<Self> {
+        Ok(Shape::Union(Union::new(shapes.into_iter().collect())?))
+    }
+
+    /// The intersection of `shapes`; an empty list is an error.
+    pub fn intersection_all(shapes: impl IntoIterator<Item = Self>) -> Result<Self> {
+        Ok(Shape::Intersection(Intersection::new(
+            shapes.into_iter().collect(),
+        )?))
     }
 
     /// The smooth union with `other`, blend radius `radius` metres.

@@ -152,7 +152,7 @@ where
     let kind = world
         .body(body)
         .map(|b| b.kind())
-        .unwrap_or(BodyKind::Static);
+        .unwrap_or(BodyKind::Fixed);
     let base = palette::body_color(body.0.index as usize, kind);
     if overlays.sleep && world.is_sleeping(body) {
         base.mix(palette::SLEEP_TINT, SLEEP_TINT_AMOUNT)

@@ -225,7 +225,7 @@ mod tests {
     fn ring_with_a_hole_has_the_annulus_area() {
         let outer = Shape2::ball(1.0).unwrap();
         let inner = Shape2::ball(0.5).unwrap();
-        let ring = outer.difference(inner);
+        let ring = outer.difference(inner).unwrap();
         let f = fill_sdf_2d(&ring, &region(1.2), 0.02);
         let exact = PI * (1.0 - 0.25);
         // As above: boundary chord error is well below 1% at 50 cells per radius.

@@ -38,7 +38,7 @@ where
         world.colliders().filter_map(move |(_, c)| {
             let is_static = world
                 .body(c.body())
-                .is_none_or(|b| b.kind() == BodyKind::Static);
+                .is_none_or(|b| b.kind() == BodyKind::Fixed);
             let local = c.shape().bounds();
             (is_static != moving && !is_unbounded(&local))
                 .then(|| local.transformed(c.world_pose()))

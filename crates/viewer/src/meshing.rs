@@ -53,7 +53,7 @@ where
         .ok()?
         .transformed(at)
         .ok()?;
-    Shape::intersection(vec![shape.clone(), placed]).ok()
+    Shape::intersection_all(vec![shape.clone(), placed]).ok()
 }
 
 /// Meshes a 3D shape (clipped to `clip` when unbounded) with a level of detail for a

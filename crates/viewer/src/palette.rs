@@ -112,7 +112,7 @@ pub const BACKGROUND: Rgb = Rgb::new(0.09, 0.10, 0.13);
 /// The colour of the `index`-th body of the world.
 pub fn body_color(index: usize, kind: fathom_world::BodyKind) -> Rgb {
     match kind {
-        fathom_world::BodyKind::Static => STATIC,
+        fathom_world::BodyKind::Fixed => STATIC,
         fathom_world::BodyKind::Kinematic => KINEMATIC,
         fathom_world::BodyKind::Dynamic => PALETTE[index % PALETTE.len()],
     }

@@ -75,7 +75,7 @@ impl View3 {
         camera.set_max_dist(clip.radius() * 4.0);
         let mut root = SceneNode3d::empty();
         add_lights(&mut root, &bounds);
-        if !world.bodies().any(|(_, b)| b.kind() == BodyKind::Static) {
+        if !world.bodies().any(|(_, b)| b.kind() == BodyKind::Fixed) {
             add_floor(&mut root, &bounds, &clip);
         }
         let mut view = Self {

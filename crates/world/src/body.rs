@@ -115,7 +115,7 @@ where
     /// Kinetic energy, J (zero for static bodies; kinematic bodies count with their
     /// shapes' mass).
     pub fn kinetic_energy(&self) -> Real {
-        if self.kind == BodyKind::Static {
+        if self.kind == BodyKind::Fixed {
             return 0.0;
         }
         let w = &self.angular_velocity;

@@ -250,7 +250,7 @@ where
         let c = self.colliders.get(ch)?;
         let co = self.colliders.get(other)?;
         let other_body = self.bodies.get(co.body)?;
-        let other_sweep = if other_body.kind == BodyKind::Static {
+        let other_sweep = if other_body.kind == BodyKind::Fixed {
             None
         } else {
             self.sweep_of(co.body, start)
@@ -393,7 +393,7 @@ where
         for (_, b) in self
             .bodies
             .iter()
-            .filter(|(h, b)| b.kind != BodyKind::Static && !sleep.sleeping(*h))
+            .filter(|(h, b)| b.kind != BodyKind::Fixed && !sleep.sleeping(*h))
         {
             for &ch in &b.colliders {
                 let Some(c) = self.colliders.get_mut(ch) else {

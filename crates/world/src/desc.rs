@@ -22,8 +22,9 @@ pub enum BodyKind {
     Dynamic,
     /// Moved only by the velocity the game sets; pushes dynamic bodies, never pushed.
     Kinematic,
-    /// Never moves.
-    Static,
+    /// Never moves (Rapier's `Fixed`; older scene files saying `Static` still load).
+    #[serde(alias = "Static")]
+    Fixed,
 }
 
 impl BodyKind {
@@ -31,7 +32,7 @@ impl BodyKind {
         match self {
             Self::Dynamic => fathom_solver::Motion::Dynamic,
             Self::Kinematic => fathom_solver::Motion::Kinematic,
-            Self::Static => fathom_solver::Motion::Static,
+            Self::Fixed => fathom_solver::Motion::Static,
         }
     }
 }
@@ -144,10 +145,10 @@ where
     pub fn dynamic() -> Self {
         Self::default()
     }
-    /// A static body.
+    /// A fixed body: never moves.
     pub fn fixed() -> Self {
         Self {
-            kind: BodyKind::Static,
+            kind: BodyKind::Fixed,
             ..Self::default()
         }
     }

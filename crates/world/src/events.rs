@@ -266,7 +266,7 @@ where
                 let moving = |c: &crate::body::Collider<D>| {
                     self.bodies
                         .get(c.body)
-                        .is_some_and(|b| b.kind != crate::desc::BodyKind::Static)
+                        .is_some_and(|b| b.kind != crate::desc::BodyKind::Fixed)
                 };
                 let ok = ca.sensor != cb.sensor
                     && (moving(ca) || moving(cb))

@@ -183,7 +183,7 @@ where
     pub fn awake_body_count(&self) -> usize {
         self.bodies
             .iter()
-            .filter(|(h, b)| b.kind != BodyKind::Static && !self.sleep.sleeping(*h))
+            .filter(|(h, b)| b.kind != BodyKind::Fixed && !self.sleep.sleeping(*h))
             .count()
     }
 
@@ -206,7 +206,7 @@ where
     /// Stale handles and static bodies are ignored.
     pub(crate) fn wake(&mut self, h: BodyHandle) {
         match self.bodies.get(h) {
-            Some(b) if b.kind != BodyKind::Static => {}
+            Some(b) if b.kind != BodyKind::Fixed => {}
             _ => return,
         }
         if let Some(island) = self.sleep.entry(h).and_then(|e| e.island) {
@@ -247,7 +247,7 @@ where
                 b.linear_velocity != Vector::<D>::zeros()
                     || Space::<D>::ang_norm(&b.angular_velocity) > 0.0
             }
-            BodyKind::Static => false,
+            BodyKind::Fixed => false,
         }
     }
 

@@ -139,7 +139,7 @@ where
 
     fn proxy_kind(&self, c: &Collider<D>) -> ProxyKind {
         match self.bodies.get(c.body).map(|b| b.kind) {
-            Some(BodyKind::Static) => ProxyKind::Static,
+            Some(BodyKind::Fixed) => ProxyKind::Static,
             _ => ProxyKind::Dynamic,
         }
     }
@@ -153,7 +153,7 @@ where
         for (_, b) in self
             .bodies
             .iter()
-            .filter(|(h, b)| b.kind != BodyKind::Static && !sleep.sleeping(*h))
+            .filter(|(h, b)| b.kind != BodyKind::Fixed && !sleep.sleeping(*h))
         {
             let motion = b.linear_velocity * dt;
             for &ch in &b.colliders {
@@ -359,10 +359,10 @@ where
             };
             // A static body never moves, so the guard has nothing to freeze: an overflowing
             // impulse times its zero inverse mass is a NaN velocity it never uses.
-            if sb.frozen && !b.frozen && b.kind != BodyKind::Static {
+            if sb.frozen && !b.frozen && b.kind != BodyKind::Fixed {
                 crate::guards::freeze(b);
                 frozen.push(h);
-            } else if b.kind != BodyKind::Static && !b.frozen {
+            } else if b.kind != BodyKind::Fixed && !b.frozen {
                 let rotation = sb.rotation;
                 let origin = sb.center - rotation * b.mass.center;
                 b.pose = Pose::<D>::from_parts(origin.into(), rotation);

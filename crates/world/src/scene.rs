@@ -6,7 +6,7 @@
 //!     dt: 0.016666668,
 //!     substeps: 4,
 //!     bodies: [
-//!         (kind: Static, colliders: [(shape: /* a fathom-sdf shape */)]),
+//!         (kind: Fixed, colliders: [(shape: /* a fathom-sdf shape */)]),
 //!         (position: (0.0, 2.0), colliders: [(shape: /* ... */, friction: 0.6)]),
 //!     ],
 //!     // Optional: joints between bodies by index (anchors in each body's frame).

@@ -132,7 +132,10 @@ mod tests {
     fn csg_is_integrated_and_half_spaces_have_no_mass() {
         // A 2x1 box with a unit ball's worth... a box minus a ball cut at a corner: lighter than the box.
         let boxy = Shape::<2>::cuboid(nalgebra::Vector2::new(1.0, 0.5)).unwrap();
-        let cut = boxy.clone().difference(Shape::<2>::ball(0.5).unwrap());
+        let cut = boxy
+            .clone()
+            .difference(Shape::<2>::ball(0.5).unwrap())
+            .unwrap();
         let whole = unit_mass_properties(&boxy).unwrap();
         let holed = unit_mass_properties(&cut).unwrap();
         let want = whole.mass - PI * 0.25;

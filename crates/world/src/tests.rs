@@ -189,6 +189,17 @@ fn defaults_fill_missing_scene_fields() {
     assert_eq!(w.settings().solver.substeps, 4);
 }
 
+#[test]
+fn fixed_bodies_are_written_fixed_and_read_under_the_old_name() {
+    let scene = Scene2::from_ron_str("(bodies: [(kind: Static), (kind: Fixed)])").unwrap();
+    assert!(scene
+        .bodies
+        .iter()
+        .all(|b| b.kind == crate::BodyKind::Fixed));
+    assert_eq!(BodyDesc::<2>::fixed().kind, crate::BodyKind::Fixed);
+    assert!(scene.to_ron_string().unwrap().contains("kind: Fixed"));
+}
+
 fn ground_and_ball<const D: usize>() -> (World<D>, BodyHandle)
 where
     Space<D>: Dim<D>,

@@ -323,12 +323,12 @@ where
         let body = Body {
             kind: desc.kind,
             pose,
-            linear_velocity: if desc.kind == BodyKind::Static {
+            linear_velocity: if desc.kind == BodyKind::Fixed {
                 Vector::zeros()
             } else {
                 desc.linear_velocity
             },
-            angular_velocity: if desc.kind == BodyKind::Static {
+            angular_velocity: if desc.kind == BodyKind::Fixed {
                 Space::<D>::ang_zero()
             } else {
                 desc.angular_velocity
@@ -385,7 +385,7 @@ where
         let b = &self.bodies.get(body).expect("checked by the caller");
         let local_pose = desc.local_pose();
         let world_pose = b.pose * local_pose;
-        let kind = if b.kind == BodyKind::Static {
+        let kind = if b.kind == BodyKind::Fixed {
             ProxyKind::Static
         } else {
             ProxyKind::Dynamic
@@ -564,7 +564,7 @@ where
     pub fn set_linear_velocity(&mut self, h: BodyHandle, v: Vector<D>) -> Result<(), WorldError> {
         check_finite_all("linear_velocity", v.iter())?;
         let b = self.body_mut(h)?;
-        if b.kind != BodyKind::Static {
+        if b.kind != BodyKind::Fixed {
             b.linear_velocity = v;
         }
         self.wake(h);
@@ -579,7 +579,7 @@ where
     ) -> Result<(), WorldError> {
         check_ang::<D>("angular_velocity", &w)?;
         let b = self.body_mut(h)?;
-        if b.kind != BodyKind::Static {
+        if b.kind != BodyKind::Fixed {
             b.angular_velocity = w;
         }
         self.wake(h);

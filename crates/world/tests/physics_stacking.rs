@@ -157,7 +157,8 @@ fn ring_comes_to_rest_2d() {
     // The 2D torus: a ring (annulus) of outer radius 1 and inner radius 0.6.
     let ring = Shape::<2>::ball(1.0)
         .unwrap()
-        .difference(Shape::<2>::ball(0.6).unwrap());
+        .difference(Shape::<2>::ball(0.6).unwrap())
+        .unwrap();
     comes_to_rest::<2>(ring);
 }
 

@@ -318,7 +318,7 @@ where
     let mut s = Shape::<D>::ball(0.5).unwrap();
     for _ in 1..depth {
         s = if union {
-            Shape::union(vec![s, Shape::<D>::ball(0.25).unwrap()]).unwrap()
+            Shape::union_all(vec![s, Shape::<D>::ball(0.25).unwrap()]).unwrap()
         } else {
             s.rounded(0.001).unwrap()
         };

@@ -40,7 +40,7 @@ where
             .collider(ColliderDesc::new(Shape::<D>::ball(0.5).unwrap())),
     )
     .unwrap();
-    let blob = Shape::<D>::union(vec![
+    let blob = Shape::<D>::union_all(vec![
         Shape::<D>::ball(0.3).unwrap(),
         Shape::<D>::capsule(0.4, 0.2).unwrap(),
     ])

@@ -89,7 +89,7 @@ where
         })
     );
     assert_eq!(
-        Shape::<D>::union(vec![]),
+        Shape::<D>::union_all(vec![]),
         Err(SdfError::TooSmall {
             field: "shapes",
             value: 0,
@@ -97,7 +97,7 @@ where
         })
     );
     assert_eq!(
-        Shape::<D>::intersection(vec![]),
+        Shape::<D>::intersection_all(vec![]),
         Err(SdfError::TooSmall {
             field: "shapes",
             value: 0,

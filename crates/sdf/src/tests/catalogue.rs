@@ -120,15 +120,15 @@ where
         ("shell", ball().shell(0.1).unwrap()),
         (
             "union",
-            Shape::union(vec![ball(), moved(cuboid()), special()]).unwrap(),
+            Shape::union_all(vec![ball(), moved(cuboid()), special()]).unwrap(),
         ),
         (
             "intersection",
-            Shape::intersection(vec![ball(), cuboid()]).unwrap(),
+            Shape::intersection_all(vec![ball(), cuboid()]).unwrap(),
         ),
         (
             "difference",
-            cuboid().difference(ball().scaled(0.6).unwrap()),
+            cuboid().difference(ball().scaled(0.6).unwrap()).unwrap(),
         ),
         (
             "smooth_union",
@@ -148,7 +148,7 @@ where
         // bounds must come from its level set, not its box.
         (
             "rounded_intersection",
-            Shape::intersection(vec![ball(), moved(cuboid())])
+            Shape::intersection_all(vec![ball(), moved(cuboid())])
                 .unwrap()
                 .rounded(0.3)
                 .unwrap(),

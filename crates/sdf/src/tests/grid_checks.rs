@@ -251,7 +251,7 @@ fn grid_file_named_many_times_is_read_once() {
             grid: None,
         })
     };
-    let mut tree = Shape3::union((0..40).map(|_| source()).collect()).unwrap();
+    let mut tree = Shape3::union_all((0..40).map(|_| source())).unwrap();
     let mut cache = GridCache::default();
     tree.load_files_cached(&dir, &mut cache).unwrap();
     let mut other = source();
@@ -268,7 +268,7 @@ fn grid_file_named_many_times_is_read_once() {
     let first = g.shared().unwrap();
     assert!(grids.iter().all(|g| Arc::ptr_eq(g, first)), "one copy");
     // Plain `load_files` shares within its tree too.
-    let mut tree = Shape3::union((0..3).map(|_| source()).collect()).unwrap();
+    let mut tree = Shape3::union_all((0..3).map(|_| source())).unwrap();
     tree.load_files(&dir).unwrap();
     let Shape::Union(u) = &tree else { panic!() };
     let shared = |s: &Shape3| match s {

@@ -80,7 +80,7 @@ fn meshing_bad_input() {
         .unwrap()
         .transformed(fathom_math::Pose3::translation(5.0, 0.0, 0.0))
         .unwrap();
-    let empty = Shape3::intersection(vec![ball.clone(), far]).unwrap();
+    let empty = Shape3::intersection_all(vec![ball.clone(), far]).unwrap();
     assert!(mesh_sdf(&empty, 0.1).unwrap().indices.is_empty());
 }
 

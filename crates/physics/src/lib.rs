@@ -92,9 +92,11 @@
 //! - [`solver`]: the soft-step impulse solver and its joints;
 //! - [`world`]: the stepping world that combines them, scenes and snapshots.
 //!
-//! Cargo features: `vehicle` adds [`vehicle`] (a car on any ground); `viewer`
-//! adds `viewer` (a kiss3d window for scenes; it pulls a GPU and windowing
-//! stack). Neither is on by default.
+//! Cargo features, none on by default: `mesh` bakes closed triangle meshes and OBJ files
+//! into grids (`sdf::load_obj`, `sdf::BakedGrid::from_mesh`; parry3d and tobj); `glam`
+//! converts vectors and poses to and from glam 0.33 (`math::glam`); `vehicle` adds
+//! `vehicle` (a car on any ground); `viewer` adds `viewer` (a kiss3d window for scenes; it
+//! pulls a GPU and windowing stack).
 #![warn(missing_docs)]
 
 pub use fathom_broadphase as broadphase;

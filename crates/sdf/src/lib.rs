@@ -13,7 +13,8 @@
 //! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
 //! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
 //!   docs show primitives, CSG, smooth union and rounding with their distances.
-//! - [`BakedGrid`]: any field (or a closed triangle mesh, [`load_obj`]) sampled on a grid.
+//! - [`BakedGrid`]: any field sampled on a grid (with the `mesh` feature, also a closed
+//!   triangle mesh: `BakedGrid::from_mesh`, `load_obj`).
 //! - [`mesh_sdf`] (3D surface nets) and [`contour_sdf`] (2D marching squares).
 //!
 //! Everything is in the shape's local frame, in metres.
@@ -31,6 +32,7 @@ mod error;
 mod grid;
 mod grid_source;
 mod mesh;
+#[cfg(feature = "mesh")]
 mod mesh_bake;
 pub mod ops;
 pub mod primitives;
@@ -47,6 +49,7 @@ pub use error::{
 };
 pub use grid::{BakedGrid, GridCache, GridSource, MAX_GRID_SAMPLES};
 pub use mesh::{mesh_grid, mesh_sdf, TriMesh, MAX_MESH_TRIANGLES, MAX_MESH_VERTICES};
+#[cfg(feature = "mesh")]
 pub use mesh_bake::{load_obj, parse_obj};
 pub use ops::{
     Difference, Intersection, Rounded, Scaled, Shell, SmoothDifference, SmoothIntersection,

@@ -180,3 +180,58 @@ fn zero_steps_is_refused() {
     assert_eq!(code, Some(2), "a usage error");
     assert!(err.contains("--steps"), "names the option: {err}");
 }
+
+#[test]
+fn a_screenshot_name_that_is_not_png_is_refused() {
+    let (code, err) = failing_run(&["view", "tower_2d", "--screenshot", "shot.jpg"]);
+    assert_eq!(code, Some(2), "a usage error");
+    assert!(err.contains("`shot.jpg` is not a .png file name"), "{err}");
+}
+
+/// Runs `fathom` with `args`, which must succeed; its standard output and error.
+fn passing_run(args: &[&str]) -> (String, String) {
+    let out = fathom().args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        text(&out.stderr)
+    );
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn the_summary_times_awake_steps_apart_and_prints_the_hash_in_hex() {
+    let (out, _) = passing_run(&["run", "tower_2d", "--steps", "20"]);
+    assert!(
+        out.contains("ms awake step") && out.contains("(median of 20 awake steps)"),
+        "{out}"
+    );
+    let hash = out
+        .lines()
+        .find_map(|l| l.strip_prefix("state hash"))
+        .map(str::trim)
+        .unwrap_or_default();
+    assert!(
+        hash.len() == 16 && u64::from_str_radix(hash, 16).is_ok(),
+        "16 hex digits: {out}"
+    );
+}
+
+#[test]
+fn motor_work_is_named_as_uncounted_not_called_an_excess() {
+    let energy = |scene| {
+        let (out, _) = passing_run(&["run", scene, "--steps", "30", "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["energy"].clone()
+    };
+    let door = energy("door_3d");
+    assert!(door["max_excess"].is_null(), "{door}");
+    assert_eq!(door["uncounted"], serde_json::json!(["joint motors"]));
+    // Without a motor every source is counted: the excess is a number, and a resting
+    // tower invents no energy (at most float noise on its joules).
+    let tower = energy("tower_3d");
+    assert_eq!(tower["uncounted"], serde_json::json!([]));
+    let excess = tower["max_excess"].as_f64().expect("a counted excess");
+    assert!(excess <= 1e-3, "{tower}");
+}

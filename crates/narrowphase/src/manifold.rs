@@ -111,12 +111,16 @@ where
     let deep_at = candidates.iter().find(|c| is_deep(c)).map(|c| c.location());
     // An extreme within `merge` of the deepest point is that point found again (the core of a
     // point contact on a curved surface), not a corner of a flat patch that could replace it.
-    let deepest_extreme = candidates
-        .iter()
-        .filter(|c| !is_deep(c))
-        .filter(|c| deep_at.is_none_or(|p| (c.location() - p).norm() >= merge))
-        .map(|c| c.depth)
-        .fold(Real::INFINITY, Real::min);
+    // Only a deep point compares against it: the closed-form pairs have none and skip it.
+    let deepest_extreme = match deep_at {
+        None => Real::INFINITY,
+        Some(p) => candidates
+            .iter()
+            .filter(|c| !is_deep(c))
+            .filter(|c| (c.location() - p).norm() >= merge)
+            .map(|c| c.depth)
+            .fold(Real::INFINITY, Real::min),
+    };
     let mut kept: Candidates<D> = Candidates::new();
     for c in candidates {
         let finite = c.depth.is_finite()

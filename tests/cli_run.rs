@@ -102,20 +102,17 @@ fn every_shipped_scene_runs_to_valid_json() {
 #[test]
 fn thread_count_does_not_change_the_state() {
     let hash = |threads: &str| {
-        let out = fathom()
-            .args([
-                "run",
-                "tower_3d",
-                "--steps",
-                "120",
-                "--json",
-                "--threads",
-                threads,
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let args = [
+            "run",
+            "tower_3d",
+            "--steps",
+            "120",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        let (out, _) = passing_run(&args);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         hash_of(&v).unwrap()
     };
     assert_eq!(hash("1"), hash("2"));

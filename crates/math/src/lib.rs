@@ -33,16 +33,13 @@
 mod aabb;
 mod dim;
 #[cfg(feature = "glam")]
-pub mod glam_interop;
+pub mod glam;
 pub mod lanes;
 pub mod segment;
 
 pub use aabb::Aabb;
 pub use arrayvec;
 pub use dim::{AngVector, AngularInertia, Dim, Pose, Rotation, Space};
-/// glam 0.33, with the `glam` feature; see [`glam_interop`] for the conversions.
-#[cfg(feature = "glam")]
-pub use glam_interop as glam;
 pub use nalgebra;
 
 /// Most points one contact manifold holds (4 in 3D; 2D manifolds use at most 2).

@@ -98,8 +98,8 @@ pub const PALETTE: [Rgb; 8] = [
     Rgb::new(0.85, 0.55, 0.25), // orange
 ];
 
-/// Colour of static bodies (the ground, walls, pegs).
-pub const STATIC: Rgb = Rgb::new(0.55, 0.55, 0.58);
+/// Colour of fixed bodies (the ground, walls, pegs).
+pub const FIXED: Rgb = Rgb::new(0.55, 0.55, 0.58);
 /// Colour of kinematic bodies.
 pub const KINEMATIC: Rgb = Rgb::new(0.75, 0.75, 0.45);
 /// What sleeping bodies are tinted towards.
@@ -112,7 +112,7 @@ pub const BACKGROUND: Rgb = Rgb::new(0.09, 0.10, 0.13);
 /// The colour of the `index`-th body of the world.
 pub fn body_color(index: usize, kind: fathom_world::BodyKind) -> Rgb {
     match kind {
-        fathom_world::BodyKind::Fixed => STATIC,
+        fathom_world::BodyKind::Fixed => FIXED,
         fathom_world::BodyKind::Kinematic => KINEMATIC,
         fathom_world::BodyKind::Dynamic => PALETTE[index % PALETTE.len()],
     }

@@ -298,5 +298,5 @@ fn add_floor(root: &mut SceneNode3d, bounds: &Aabb<3>, clip: &Aabb<3>) {
             bounds.min.y - 0.5 * t - 0.01 * bounds.radius(),
             c.z,
         ))
-        .set_color(palette::STATIC.to_kiss());
+        .set_color(palette::FIXED.to_kiss());
 }

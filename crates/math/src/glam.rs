@@ -22,4 +22,4 @@
 //! assert_eq!(flat, (glam::Vec2::new(0.0, 2.0), 0.25));
 //! ```
 
-pub use glam::*;
+pub use ::glam::*;

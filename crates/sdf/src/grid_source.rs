@@ -2,7 +2,8 @@
 //!
 //! A grid file is the grid's samples in a small binary format: the bytes
 //! `FATHOMGRID`, a format version byte, the dimension byte, then the grid
-//! encoded with bincode 2 (standard configuration). It is read by
+//! encoded with postcard 1 (integers as varints, each `f32` sample as 4 little-endian
+//! bytes, so the samples are the file's last `4 * n` bytes). It is read by
 //! [`crate::Shape::load_files`] (or [`crate::Shape::from_ron_file`]); until then the
 //! tree only names it, [`crate::Shape::validate`] reports it, and the field is empty
 //! (far everywhere, [`Aabb::EMPTY`] bounds).
@@ -18,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const MAGIC: &[u8] = b"FATHOMGRID";
-const VERSION: u8 = 1;
+/// The grid file format version this build writes and reads (1: a bincode 2 body; 2: a
+/// postcard body). Pub to the crate so its tests write files as [`BakedGrid::save`] does.
+pub(crate) const VERSION: u8 = 2;
 
 /// Distance reported by a grid file not loaded yet: far, but finite so that operators
 /// (scaling, rounding) never produce infinities or NaN from it.
@@ -139,13 +142,10 @@ impl<const D: usize> BakedGrid<D> {
         };
         let mut bytes = MAGIC.to_vec();
         bytes.extend([VERSION, D as u8]);
-        let body =
-            bincode::serde::encode_to_vec(&data, bincode::config::standard()).map_err(|e| {
-                SdfError::Io {
-                    path: path.display().to_string(),
-                    message: e.to_string(),
-                }
-            })?;
+        let body = postcard::to_stdvec(&data).map_err(|e| SdfError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
         bytes.extend(body);
         std::fs::write(path, bytes).map_err(|e| SdfError::Io {
             path: path.display().to_string(),
@@ -188,10 +188,10 @@ type BodyHead<const D: usize> = (Vector<D>, Real, SVector<usize, D>, u64);
 /// Decodes a grid file's body (after the header), saying in samples and bytes what is wrong
 /// with one of the wrong length.
 fn decode_body<const D: usize>(body: &[u8]) -> std::result::Result<GridData<D>, String> {
-    let config = bincode::config::standard();
-    let ((_, _, dims, listed), head_len): (BodyHead<D>, usize) =
-        bincode::serde::decode_from_slice(body, config)
-            .map_err(|e| format!("the grid's origin, cell and dims do not decode ({e})"))?;
+    // The head alone first: what follows it must be exactly the listed samples before the
+    // whole body is decoded (so a wrong length is told in samples and bytes).
+    let ((_, _, dims, listed), samples): (BodyHead<D>, &[u8]) = postcard::take_from_bytes(body)
+        .map_err(|e| format!("the grid's origin, cell and dims do not decode ({e})"))?;
     let expected = dims.iter().fold(1u64, |n, &k| n.saturating_mul(k as u64));
     if listed != expected {
         return Err(format!(
@@ -200,7 +200,7 @@ fn decode_body<const D: usize>(body: &[u8]) -> std::result::Result<GridData<D>, 
         ));
     }
     let want = expected.saturating_mul(SAMPLE_BYTES);
-    let found = (body.len() - head_len) as u64;
+    let found = samples.len() as u64;
     if found != want {
         return Err(format!(
             "{expected} samples for dims {:?} need {want} bytes after the grid's head, the \
@@ -214,11 +214,12 @@ fn decode_body<const D: usize>(body: &[u8]) -> std::result::Result<GridData<D>, 
             }
         ));
     }
-    let (data, _) = bincode::serde::decode_from_slice(body, config).map_err(|e| e.to_string())?;
-    Ok(data)
+    // The length was checked above, so the samples end exactly at the end of the body.
+    postcard::from_bytes(body).map_err(|e| e.to_string())
 }
 
-/// Bytes per sample in a grid file (bincode writes an `f32` as 4 bytes).
+/// Bytes per sample in a grid file (postcard writes an `f32` as 4 little-endian bytes,
+/// never as a varint).
 const SAMPLE_BYTES: u64 = 4;
 
 impl<const D: usize> Sdf<D> for GridSource<D> {

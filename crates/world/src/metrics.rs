@@ -30,10 +30,11 @@ impl Fnv1a {
     }
 }
 
-/// The exact bytes of a serialisable value (bincode, fixed-width little-endian floats).
+/// The exact bytes of a serialisable value (postcard: every float bit as fixed-width
+/// little-endian bytes; integers as varints, which are self-delimiting, so distinct values
+/// give distinct bytes).
 fn bytes_of<T: Serialize>(v: &T) -> Vec<u8> {
-    let config = bincode::config::standard().with_fixed_int_encoding();
-    bincode::serde::encode_to_vec(v, config).expect("plain data always encodes")
+    postcard::to_stdvec(v).expect("plain data always encodes")
 }
 
 impl<const D: usize> World<D>

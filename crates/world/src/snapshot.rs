@@ -2,8 +2,8 @@
 //! warm-start impulses, touching pairs, pending events, step count) saved to
 //! bytes or RON text and restored bit for bit.
 //!
-//! **Binary** is bincode 2 (serde, variable-length integers, fixed-width floats
-//! as bincode writes them) behind a 32-byte header: magic `FTHMSNAP`, format
+//! **Binary** is postcard 1 (serde; integers as varints, floats as fixed-width
+//! little-endian bytes) behind a 32-byte header: magic `FTHMSNAP`, format
 //! version, dimension, payload length and an FNV-1a checksum of the payload.
 //! The header makes the failure modes precise: a short file is
 //! [`SnapshotError::Truncated`], a flipped bit is [`SnapshotError::Checksum`],
@@ -45,8 +45,8 @@ mod grids;
 const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// The snapshot format version this build writes and reads (2: bodies carry the guard's
 /// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
-/// travel in the snapshot).
-pub const SNAPSHOT_VERSION: u16 = 3;
+/// travel in the snapshot; 4: the payload is postcard, no longer bincode 2).
+pub const SNAPSHOT_VERSION: u16 = 4;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -106,10 +106,6 @@ pub enum SnapshotError {
     /// The snapshot decodes, but to a world that breaks an invariant.
     #[error("snapshot is inconsistent: {0}")]
     Inconsistent(String),
-}
-
-fn bincode_config() -> bincode::config::Configuration {
-    bincode::config::standard()
 }
 
 fn fnv(bytes: &[u8]) -> u64 {
@@ -187,11 +183,10 @@ where
 {
     fn payload(&self, grids: &GridTable<D>) -> Vec<u8> {
         // Plain data (numbers, vectors, enums) always encodes.
-        bincode::serde::encode_to_vec(PayloadRef { world: self, grids }, bincode_config())
-            .expect("a world always encodes")
+        postcard::to_stdvec(&PayloadRef { world: self, grids }).expect("a world always encodes")
     }
 
-    /// The world as a binary snapshot (header + bincode payload of the world and its grids).
+    /// The world as a binary snapshot (header + postcard payload of the world and its grids).
     pub fn snapshot(&self) -> Vec<u8> {
         let payload = self.payload(&GridTable::of(self));
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -223,13 +218,11 @@ where
     /// A world restored from a binary snapshot.
     pub fn from_snapshot(bytes: &[u8]) -> Result<Self, SnapshotError> {
         let payload = check_header::<D>(bytes)?;
-        let (Payload { world, grids }, used): (Payload<D>, usize) =
-            decode_shapes(|| bincode::serde::decode_from_slice(payload, bincode_config()))
-                .map_err(decode_error)?;
-        if used != payload.len() {
-            return Err(SnapshotError::TrailingBytes {
-                extra: payload.len() - used,
-            });
+        let (Payload { world, grids }, rest): (Payload<D>, &[u8]) =
+            decode_shapes(|| postcard::take_from_bytes(payload)).map_err(decode_error)?;
+        // A payload that decodes before its end is refused, not silently cut.
+        if !rest.is_empty() {
+            return Err(SnapshotError::TrailingBytes { extra: rest.len() });
         }
         Self::restored(world, &grids)
     }

@@ -288,9 +288,8 @@ fn serialised_world_resumes_bit_identically() {
     for _ in 0..30 {
         w.step();
     }
-    let config = bincode::config::standard();
-    let bytes = bincode::serde::encode_to_vec(&w, config).unwrap();
-    let (mut restored, _): (World3, _) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
+    let bytes = postcard::to_stdvec(&w).unwrap();
+    let mut restored: World3 = postcard::from_bytes(&bytes).unwrap();
     assert_eq!(restored.state_hash(), w.state_hash());
     for _ in 0..60 {
         w.step();

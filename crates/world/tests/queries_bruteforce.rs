@@ -454,9 +454,8 @@ where
     check_boxes(&w, &mut rng, &bodies);
     check_shape_cast(&w, &mut rng, &bodies);
     // The same answers without a broadphase (a world deserialised by plain serde).
-    let config = bincode::config::standard();
-    let bytes = bincode::serde::encode_to_vec(&w, config).unwrap();
-    let (plain, _): (World<D>, _) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
+    let bytes = postcard::to_stdvec(&w).unwrap();
+    let plain: World<D> = postcard::from_bytes(&bytes).unwrap();
     let mut rng2 = Rng(seed | 1);
     let _ = random_world::<D>(&mut rng2);
     check_casts(&plain, &mut rng2, &bodies);

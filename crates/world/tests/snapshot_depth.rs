@@ -62,8 +62,8 @@ fn deep_binary<const D: usize>(depth: usize) -> Vec<u8>
 where
     Space<D>: Dim<D>,
 {
-    let encode =
-        |s: &Shape<D>| bincode::serde::encode_to_vec(s, bincode::config::standard()).unwrap();
+    // The payload's own codec, so the shape's bytes are found inside the snapshot.
+    let encode = |s: &Shape<D>| postcard::to_stdvec(s).unwrap();
     let ball = Shape::<D>::ball(0.5).unwrap();
     let (leaf, rounded) = (encode(&ball), encode(&ball.clone().rounded(0.125).unwrap()));
     let (prefix, suffix) = split(&rounded, &leaf);

@@ -214,6 +214,38 @@ fn a_snapshot_of_the_other_dimension_is_refused() {
     assert_eq!(three.state_hash(), before);
 }
 
+/// A snapshot of format 3 (a bincode 2 payload) is refused by its version before its payload
+/// is read; a payload that decodes before its end (length and checksum made to match) is
+/// refused for its trailing bytes rather than cut.
+#[test]
+fn old_format_and_trailing_payload_bytes_are_refused() {
+    let snap = scene::<3>().snapshot();
+    let mut target = scene::<3>();
+    let before = target.state_hash();
+    let mut old = snap.clone();
+    old[8..10].copy_from_slice(&3u16.to_le_bytes());
+    assert_eq!(
+        target.restore(&old),
+        Err(SnapshotError::Version {
+            found: 3,
+            supported: fathom_world::SNAPSHOT_VERSION
+        })
+    );
+    let mut payload = snap[32..].to_vec();
+    payload.extend_from_slice(&[0; 3]);
+    let mut h = fathom_world::Fnv1a::default();
+    h.write(&payload);
+    let mut longer = snap[..16].to_vec();
+    longer.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    longer.extend_from_slice(&h.finish().to_le_bytes());
+    longer.extend_from_slice(&payload);
+    assert_eq!(
+        target.restore(&longer),
+        Err(SnapshotError::TrailingBytes { extra: 3 })
+    );
+    assert_eq!(target.state_hash(), before);
+}
+
 #[test]
 fn restore_keeps_the_pair_filter_hook() {
     // A hook that lets nothing touch: after restore the boxes still fall through the ground.

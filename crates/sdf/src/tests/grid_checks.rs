@@ -64,8 +64,8 @@ fn noise_samples() -> (Vector3, Real, SVector<usize, 3>, Vec<f32>) {
 /// made in memory can still be written by another tool).
 fn write_grid_file(path: &Path, data: &GridData<3>) {
     let mut bytes = b"FATHOMGRID".to_vec();
-    bytes.extend([1, 3]);
-    bytes.extend(bincode::serde::encode_to_vec(data, bincode::config::standard()).unwrap());
+    bytes.extend([crate::grid_source::VERSION, 3]);
+    bytes.extend(postcard::to_stdvec(data).unwrap());
     std::fs::write(path, bytes).unwrap();
 }
 
@@ -114,8 +114,8 @@ fn shipped_grids_are_accepted_unchanged() {
     for name in ["star.grid", "cross.grid"] {
         let grid = BakedGrid::<3>::load(&shipped_grid(name)).unwrap();
         let bytes = std::fs::read(shipped_grid(name)).unwrap();
-        let (raw, _): (GridData<3>, usize) =
-            bincode::serde::decode_from_slice(&bytes[12..], bincode::config::standard()).unwrap();
+        let (raw, rest): (GridData<3>, _) = postcard::take_from_bytes(&bytes[12..]).unwrap();
+        assert!(rest.is_empty(), "{name}: nothing after the samples");
         assert_eq!(grid.values(), &raw.values[..], "{name}: samples unchanged");
         // Measured: 1 + 3e-6 (cross.grid); the same allowance as for the catalogue's bakes.
         let steepest = steepest_step(&grid);
@@ -232,6 +232,26 @@ fn wrong_length_grid_file_names_the_counts() {
     let err = BakedGrid::<3>::load(&long).unwrap_err().to_string();
     assert!(
         err.contains(&format!("the file has {}", 4 * n + 4)),
+        "{err}"
+    );
+}
+
+/// A grid file of format 1 (a bincode 2 body) is refused by its version, naming both.
+#[test]
+fn old_format_grid_file_is_refused() {
+    let dir = scratch("old_format");
+    let good = dir.join("good.grid");
+    BakedGrid::bake_shape(&Shape3::ball(0.5).unwrap(), 4)
+        .unwrap()
+        .save(&good)
+        .unwrap();
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[10] = 1;
+    let old = dir.join("old.grid");
+    std::fs::write(&old, bytes).unwrap();
+    let err = BakedGrid::<3>::load(&old).unwrap_err().to_string();
+    assert!(
+        err.contains("format version 1, this build reads 2"),
         "{err}"
     );
 }

@@ -2,7 +2,7 @@
 //! a RON text names the limit at its position, and a binary encoding 100,000 levels deep
 //! (which used to overflow the stack while decoding) is an error, not an abort.
 
-use crate::{Shape3, MAX_SHAPE_DEPTH};
+use crate::{decode_shapes, Shape3, ShapeDecodeError, MAX_SHAPE_DEPTH};
 
 /// Ball inside `depth` roundings.
 fn rounded_ron(depth: usize) -> String {
@@ -28,27 +28,44 @@ fn ron_past_the_limit_names_it() {
     }
 }
 
+/// Stack of the thread that decodes: far less than an unbounded decoder needs for 100,000
+/// levels, enough for the limit.
+const SMALL_STACK: usize = 256 * 1024;
+
+/// Decodes `bytes` as a shape with postcard (the snapshot codec) on a small stack: the
+/// tree's depth, or why not.
+fn decode_binary(bytes: Vec<u8>) -> Result<usize, ShapeDecodeError<postcard::Error>> {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(move || decode_shapes(|| postcard::from_bytes::<Shape3>(&bytes)).map(|s| s.depth()))
+        .unwrap()
+        .join()
+        .expect("decoding overflowed a 256 KiB stack or panicked")
+}
+
+/// postcard has no recursion limit of its own and drops a custom error's message, so the
+/// refusal is told by `decode_shapes` (the shape decoder's own depth guard), not by text.
 #[test]
 fn a_100000_deep_binary_shape_is_an_error() {
-    let config = bincode::config::standard();
-    let encode = |s: &Shape3| bincode::serde::encode_to_vec(s, config).unwrap();
+    let encode = |s: &Shape3| postcard::to_stdvec(s).unwrap();
     let ball = Shape3::ball(1.0).unwrap();
     let leaf = encode(&ball);
     // One rounding is a fixed prefix (variant, radius) in front of its child's bytes.
     let once = encode(&ball.rounded(0.1).unwrap());
     let prefix = &once[..once.len() - leaf.len()];
     assert_eq!(&once[prefix.len()..], &leaf[..]);
-    let mut bytes = prefix.repeat(100_000);
-    bytes.extend(&leaf);
-    let r = bincode::serde::decode_from_slice::<Shape3, _>(&bytes, config);
-    let e = r.expect_err("past the depth limit").to_string();
-    assert!(
-        e.contains(&format!("deeper than the limit of {MAX_SHAPE_DEPTH}")),
-        "{e}"
-    );
+    let nested = |depth: usize| {
+        let mut bytes = prefix.repeat(depth - 1);
+        bytes.extend(&leaf);
+        bytes
+    };
+    for depth in [MAX_SHAPE_DEPTH + 1, 100_000] {
+        let r = decode_binary(nested(depth));
+        assert!(
+            matches!(r, Err(ShapeDecodeError::TooDeep)),
+            "{depth}: {r:?}"
+        );
+    }
     // At the limit it decodes.
-    let mut bytes = prefix.repeat(MAX_SHAPE_DEPTH - 1);
-    bytes.extend(&leaf);
-    let (shape, _) = bincode::serde::decode_from_slice::<Shape3, _>(&bytes, config).unwrap();
-    assert_eq!(shape.depth(), MAX_SHAPE_DEPTH);
+    assert_eq!(decode_binary(nested(MAX_SHAPE_DEPTH)), Ok(MAX_SHAPE_DEPTH));
 }

@@ -10,7 +10,7 @@
 //! with speed ([`STEER_FADE_SPEED`]): full lock at motorway speed would roll
 //! any car.
 //!
-//! The wheels are drawn at [`Vehicle::wheel_pose`] (so they steer, spin and
+//! The wheels are drawn at [`fathom_vehicle::Vehicle::wheel_pose`] (so they steer, spin and
 //! ride their suspension) as a dark tyre with a light cross on its faces, so
 //! the spin shows.
 

@@ -36,11 +36,13 @@ mod dim;
 pub mod glam;
 pub mod lanes;
 pub mod segment;
+mod show;
 
 pub use aabb::Aabb;
 pub use arrayvec;
 pub use dim::{AngVector, AngularInertia, Dim, Pose, Rotation, Space};
 pub use nalgebra;
+pub use show::{Readable, Show};
 
 /// Most points one contact manifold holds (4 in 3D; 2D manifolds use at most 2).
 pub const MAX_MANIFOLD_POINTS: usize = 4;

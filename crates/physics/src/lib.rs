@@ -116,7 +116,9 @@ pub use fathom_world::{World, World2, World3};
 
 /// The types most programs use: `use fathom_physics::prelude::*;`.
 pub mod prelude {
-    pub use fathom_math::{Dim, Pose, Pose2, Pose3, Real, Space, Vector, Vector2, Vector3};
+    pub use fathom_math::{
+        Dim, Pose, Pose2, Pose3, Readable, Real, Space, Vector, Vector2, Vector3,
+    };
     pub use fathom_sdf::{Sdf, Shape, Shape2, Shape3};
     pub use fathom_world::{
         BodyDesc, BodyHandle, BodyKind, ColliderDesc, ColliderHandle, CollisionGroups,

@@ -36,10 +36,12 @@ use crate::metrics::Fnv1a;
 use crate::world::World;
 use fathom_math::{is_finite_vec, Dim, Space};
 use fathom_sdf::{decode_shapes, ShapeDecodeError, MAX_SHAPE_DEPTH};
+use fields::WorldFields;
 use grids::GridTable;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod fields;
 mod grids;
 
 const MAGIC: &[u8; 8] = b"FTHMSNAP";
@@ -142,7 +144,7 @@ struct Payload<const D: usize>
 where
     Space<D>: Dim<D>,
 {
-    world: World<D>,
+    world: WorldFields<D>,
     grids: GridTable<D>,
 }
 
@@ -172,7 +174,7 @@ where
     dim: u8,
     #[serde(default)]
     checksum: Option<u64>,
-    world: World<D>,
+    world: WorldFields<D>,
     #[serde(default)]
     grids: GridTable<D>,
 }
@@ -224,7 +226,7 @@ where
         if !rest.is_empty() {
             return Err(SnapshotError::TrailingBytes { extra: rest.len() });
         }
-        Self::restored(world, &grids)
+        Self::restored(world.into_unchecked_world(), &grids)
     }
 
     /// A decoded world with its grids given back, checked and ready to step.
@@ -253,13 +255,14 @@ where
                 expected: D as u8,
             });
         }
+        let world = snap.world.into_unchecked_world();
         if let Some(expected) = snap.checksum {
-            let found = fnv(&snap.world.payload(&snap.grids));
+            let found = fnv(&world.payload(&snap.grids));
             if found != expected {
                 return Err(SnapshotError::Checksum { expected, found });
             }
         }
-        Self::restored(snap.world, &snap.grids)
+        Self::restored(world, &snap.grids)
     }
 
     /// Replaces this world by a binary snapshot; on error nothing changes. The pair

@@ -92,13 +92,6 @@ impl<const D: usize> WorldSettings<D> {
     }
 }
 
-fn new_broadphase<const D: usize>() -> Broadphase<D>
-where
-    Space<D>: Dim<D>,
-{
-    Broadphase::new()
-}
-
 /// A physics world in `D` dimensions: bodies, their colliders and joints, stepped by
 /// [`World::step`] (see the crate docs for the pipeline).
 ///
@@ -152,7 +145,8 @@ where
 /// Saving and restoring the whole state: [`World::snapshot`] and [`World::restore`]
 /// (example at [`World::state_hash`]). Contacts and sensors of the last step:
 /// [`World::drain_events`].
-#[derive(Serialize, Deserialize)]
+/// `Deserialize` is written by hand (`snapshot/fields.rs`): decoding checks the world.
+#[derive(Serialize)]
 #[serde(bound = "")]
 pub struct World<const D: usize>
 where
@@ -166,23 +160,19 @@ where
     /// Candidate pairs from the broadphase (collider keys, sorted).
     #[serde(skip)]
     pub(crate) pairs: BTreeSet<(u64, u64)>,
-    #[serde(skip, default = "new_broadphase")]
+    #[serde(skip)]
     pub(crate) broadphase: Broadphase<D>,
     /// False after deserialisation: the broadphase is rebuilt before the next step.
     #[serde(skip)]
     pub(crate) broadphase_ready: bool,
     pub(crate) step_count: u64,
     /// Joints, the contacts they turn off, last step's breaks (see `joints.rs`).
-    #[serde(default)]
     pub(crate) joints: crate::joints::JointSet<D>,
     /// Islands and sleeping (see `islands.rs`).
-    #[serde(default)]
     pub(crate) sleep: crate::islands::SleepState,
     /// Events of the last step (see `events.rs`).
-    #[serde(default)]
     pub(crate) events: Vec<crate::events::WorldEvent<D>>,
     /// Pairs touching or overlapping (sensors) after the last step, sorted by pair.
-    #[serde(default)]
     pub(crate) touching: Vec<crate::events::Touch>,
     /// The game's per-pair filter (code, so never serialised).
     #[serde(skip)]
@@ -248,7 +238,7 @@ where
         Ok(Self::with_valid_settings(settings))
     }
 
-    fn with_valid_settings(settings: WorldSettings<D>) -> Self {
+    pub(crate) fn with_valid_settings(settings: WorldSettings<D>) -> Self {
         Self {
             settings,
             bodies: Arena::new(),

@@ -342,6 +342,41 @@ fn unchecked_ron_values_are_validated_3d() {
     unchecked_ron_values_are_validated::<3>();
 }
 
+/// `World` through plain serde (here RON, as a user would with any format): a world comes
+/// back stepping to the same bits, and a decoded world is checked as a restore is, so a NaN
+/// that a snapshot would refuse is refused here too, naming the field.
+fn plain_serde_checks_the_world<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut source = scene::<D>();
+    steps(&mut source, 20);
+    let text = ron::ser::to_string_pretty(&source, ron::ser::PrettyConfig::default()).unwrap();
+    let mut back: World<D> = ron::from_str(&text).expect("a saved world reads back");
+    assert_eq!(back.state_hash(), source.state_hash(), "{D}D");
+    steps(&mut back, 10);
+    steps(&mut source, 10);
+    assert_eq!(back.state_hash(), source.state_hash(), "{D}D: stepped on");
+    for field in ["friction", "gravity_scale", "normal_impulse"] {
+        let key = format!("{field}: ");
+        let start = text.find(&key).unwrap() + key.len();
+        let len = text[start..].find([',', '\n']).unwrap();
+        let bad = format!("{}NaN{}", &text[..start], &text[start + len..]);
+        let err = ron::from_str::<World<D>>(&bad).expect_err(field);
+        assert!(err.to_string().contains(field), "{D}D {field}: {err}");
+    }
+}
+
+#[test]
+fn plain_serde_checks_the_world_2d() {
+    plain_serde_checks_the_world::<2>();
+}
+
+#[test]
+fn plain_serde_checks_the_world_3d() {
+    plain_serde_checks_the_world::<3>();
+}
+
 /// A chain of `depth` nodes: roundings (or two-shape unions) around a ball.
 fn chain<const D: usize>(depth: usize, union: bool) -> Shape<D>
 where

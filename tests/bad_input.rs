@@ -373,6 +373,11 @@ where
             with_collider(ColliderDesc::new(Shape::ball(1e15).unwrap()).density(1e30)),
         ),
         body_row(
+            "a fixed body's mass overflows",
+            invalid("colliders[0].density"),
+            BodyDesc::fixed().collider(ColliderDesc::new(Shape::capsule(1e19, 1e19).unwrap())),
+        ),
+        body_row(
             "density so small 1/m overflows",
             invalid("mass"),
             with_collider(ball_desc().density(1e-44)),
@@ -437,7 +442,12 @@ where
             invalid("colliders[0].shape"),
             BodyDesc::fixed()
                 .position(axis(0, 3.0e38))
-                .collider(ColliderDesc::new(Shape::ball(1e38).unwrap())),
+                // Massless and small, so the box (not the mass) is what overflows.
+                .collider(
+                    ColliderDesc::new(Shape::ball(1.0).unwrap())
+                        .density(0.0)
+                        .position(axis(0, 3.0e38)),
+                ),
         ),
     ]
 }
@@ -482,6 +492,14 @@ where
         row("collider on removed body", Got::NoSuchBody, |w, f| {
             got(w.add_collider(f.removed_body, &ColliderDesc::default()))
         }),
+        row(
+            "collider too heavy on a fixed body",
+            invalid("density"),
+            |w, f| {
+                let huge = ColliderDesc::new(Shape::capsule(1e19, 1e19).unwrap());
+                got(w.add_collider(f.ground, &huge))
+            },
+        ),
         row("collider density NaN", invalid("density"), |w, f| {
             got(w.add_collider(f.ball, &ColliderDesc::default().density(NAN)))
         }),

@@ -8,7 +8,9 @@ mod proptest_support;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
+use proptest_support::structured::{load_structured, structured_seed};
 use proptest_support::{load_snapshot, seed_world, with_header};
+use std::sync::OnceLock;
 
 proptest! {
     // Bounded so CI stays fast: each case builds and steps a three-body world.
@@ -30,6 +32,25 @@ proptest! {
         dim3 in any::<bool>(),
     ) {
         let result = if dim3 { flipped::<3>(&flips) } else { flipped::<2>(&flips) };
+        prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+    }
+
+    /// A real snapshot edited as a tree (numbers, handles, list elements, variants) with its
+    /// checksum dropped: the world's checks, not the parser, meet the edits.
+    #[test]
+    fn structurally_edited_snapshots_restore_or_error(
+        data in vec(any::<u8>(), 0..40),
+        dim3 in any::<bool>(),
+    ) {
+        static SEEDS: OnceLock<(String, String)> = OnceLock::new();
+        let (seed2, seed3) = SEEDS.get_or_init(|| {
+            (structured_seed::<2>().snapshot_ron(), structured_seed::<3>().snapshot_ron())
+        });
+        let result = if dim3 {
+            load_structured::<3>(seed3, &data)
+        } else {
+            load_structured::<2>(seed2, &data)
+        };
         prop_assert!(result.is_ok(), "{}", result.unwrap_err());
     }
 }

@@ -8,6 +8,9 @@
 //! and the fuzz targets can panic with the message.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod api;
+pub mod structured;
+
 use fathom_ccd::{CastOptions, CastResult, CastShape};
 use fathom_math::{is_finite_vec, Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::ContactOptions;

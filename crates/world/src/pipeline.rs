@@ -117,7 +117,8 @@ where
         self.update_islands(&manifolds);
         scratch.recycle(manifolds);
         self.scratch = scratch;
-        self.step_count += 1;
+        // A restored count may be near u64::MAX: it wraps, as a frame counter does.
+        self.step_count = self.step_count.wrapping_add(1);
         laps.lap(&mut p.islands);
         p.total = laps.total();
         self.profile = p;

@@ -280,7 +280,7 @@ where
         Ok(())
     }
 
-    /// Number of steps taken.
+    /// Number of steps taken (wrapping after `u64::MAX`, which a snapshot may hold).
     pub fn step_count(&self) -> u64 {
         self.step_count
     }
@@ -720,8 +720,9 @@ where
     }
 }
 
-/// A dynamic body's total mass must invert to finite inverse mass and inertia (a density
-/// of 1e-40 would give 1/m = inf).
+/// Every body's total mass must be finite (a fixed body's too: it is reported, saved and
+/// counted in kinetic energy); a dynamic body's must also invert to finite inverse mass and
+/// inertia (a density of 1e-40 would give 1/m = inf).
 fn check_body_mass<const D: usize>(
     total: &MassProperties<D>,
     kind: BodyKind,
@@ -729,6 +730,15 @@ fn check_body_mass<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
+    let overflow = || {
+        WorldError::invalid(
+            "mass",
+            "the body's total mass or inertia (or their inverses) overflow f32",
+        )
+    };
+    if !total.is_finite() {
+        return Err(overflow());
+    }
     if kind != BodyKind::Dynamic || total.mass <= 0.0 {
         return Ok(());
     }
@@ -741,14 +751,10 @@ where
             Space::<D>::ang_is_finite(&Space::<D>::inertia_apply(&inv, &w))
         })
     });
-    let inverse_finite = (1.0 / total.mass).is_finite() && inertia_finite;
-    if total.is_finite() && inverse_finite {
+    if (1.0 / total.mass).is_finite() && inertia_finite {
         Ok(())
     } else {
-        Err(WorldError::invalid(
-            "mass",
-            "the body's total mass or inertia (or their inverses) overflow f32",
-        ))
+        Err(overflow())
     }
 }
 
@@ -817,7 +823,8 @@ where
         }
         None => ("density", unit.scaled(desc.density)),
     };
-    if kind == BodyKind::Dynamic && !props.is_finite() {
+    // Any kind: a fixed body's mass is reported and saved too.
+    if !props.is_finite() {
         return Err(WorldError::invalid(
             field,
             "the collider's mass or inertia overflows f32 (shape or density too large)",

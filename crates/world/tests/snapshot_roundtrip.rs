@@ -342,6 +342,25 @@ fn unchecked_ron_values_are_validated_3d() {
     unchecked_ron_values_are_validated::<3>();
 }
 
+/// A snapshot may hold any step count: the last one wraps to 0 as a frame counter does (it
+/// was an overflow panic in debug builds, found by the `snapshot_structured` fuzz target).
+#[test]
+fn the_largest_step_count_wraps() {
+    let mut w = scene::<3>();
+    steps(&mut w, 2);
+    let text = w.snapshot_ron();
+    let at = text.find("step_count: 2").expect("the step count");
+    let edited = format!(
+        "{}step_count: 18446744073709551615{}",
+        &text[..at],
+        &text[at + "step_count: 2".len()..]
+    );
+    w.restore_ron(&strip_checksum(&edited)).unwrap();
+    assert_eq!(w.step_count(), u64::MAX);
+    w.step();
+    assert_eq!(w.step_count(), 0);
+}
+
 /// `World` through plain serde (here RON, as a user would with any format): a world comes
 /// back stepping to the same bits, and a decoded world is checked as a restore is, so a NaN
 /// that a snapshot would refuse is refused here too, naming the field.

@@ -1,0 +1,34 @@
+//! A real snapshot edited as a tree (numbers, handles, list elements, variants; checksum
+//! dropped) restores or is refused with the target unchanged; an accepted one steps with
+//! finite bodies and its own snapshots restore to the same state. The first byte picks 2D or
+//! 3D. Checks shared with `tests/proptest_snapshot_load.rs`.
+#![no_main]
+
+#[path = "../../tests/proptest_support/mod.rs"]
+mod proptest_support;
+
+use libfuzzer_sys::fuzz_target;
+use proptest_support::structured::{load_structured, structured_seed};
+use std::sync::OnceLock;
+
+static SEEDS: OnceLock<(String, String)> = OnceLock::new();
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let (seed2, seed3) = SEEDS.get_or_init(|| {
+        (
+            structured_seed::<2>().snapshot_ron(),
+            structured_seed::<3>().snapshot_ron(),
+        )
+    });
+    let result = if mode & 1 == 1 {
+        load_structured::<3>(seed3, rest)
+    } else {
+        load_structured::<2>(seed2, rest)
+    };
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+});

@@ -6,19 +6,10 @@
 #[path = "../../tests/proptest_support/mod.rs"]
 mod proptest_support;
 
+mod dispatch;
+
+use dispatch::by_dimension;
 use libfuzzer_sys::fuzz_target;
 use proptest_support::load_snapshot;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
-        return;
-    };
-    let result = if mode & 1 == 1 {
-        load_snapshot::<3>(rest)
-    } else {
-        load_snapshot::<2>(rest)
-    };
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-});
+fuzz_target!(|data: &[u8]| by_dimension(data, load_snapshot::<2>, load_snapshot::<3>));

@@ -7,6 +7,9 @@
 #[path = "../../tests/proptest_support/mod.rs"]
 mod proptest_support;
 
+mod dispatch;
+
+use dispatch::by_dimension;
 use libfuzzer_sys::fuzz_target;
 use proptest_support::structured::{load_structured, structured_seed};
 use std::sync::OnceLock;
@@ -14,21 +17,15 @@ use std::sync::OnceLock;
 static SEEDS: OnceLock<(String, String)> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
-        return;
-    };
     let (seed2, seed3) = SEEDS.get_or_init(|| {
         (
             structured_seed::<2>().snapshot_ron(),
             structured_seed::<3>().snapshot_ron(),
         )
     });
-    let result = if mode & 1 == 1 {
-        load_structured::<3>(seed3, rest)
-    } else {
-        load_structured::<2>(seed2, rest)
-    };
-    if let Err(e) = result {
-        panic!("{e}");
-    }
+    by_dimension(
+        data,
+        |rest| load_structured::<2>(seed2, rest),
+        |rest| load_structured::<3>(seed3, rest),
+    );
 });

@@ -6,19 +6,10 @@
 #[path = "../../tests/proptest_support/mod.rs"]
 mod proptest_support;
 
+mod dispatch;
+
+use dispatch::by_dimension;
 use libfuzzer_sys::fuzz_target;
 use proptest_support::api::run_calls;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
-        return;
-    };
-    let result = if mode & 1 == 1 {
-        run_calls::<3>(rest)
-    } else {
-        run_calls::<2>(rest)
-    };
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-});
+fuzz_target!(|data: &[u8]| by_dimension(data, run_calls::<2>, run_calls::<3>));

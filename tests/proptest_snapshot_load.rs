@@ -8,9 +8,8 @@ mod proptest_support;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest_support::structured::{load_structured, structured_seed};
+use proptest_support::structured::{load_structured, seed_texts};
 use proptest_support::{load_snapshot, seed_world, with_header};
-use std::sync::OnceLock;
 
 proptest! {
     // Bounded so CI stays fast: each case builds and steps a three-body world.
@@ -42,10 +41,7 @@ proptest! {
         data in vec(any::<u8>(), 0..40),
         dim3 in any::<bool>(),
     ) {
-        static SEEDS: OnceLock<(String, String)> = OnceLock::new();
-        let (seed2, seed3) = SEEDS.get_or_init(|| {
-            (structured_seed::<2>().snapshot_ron(), structured_seed::<3>().snapshot_ron())
-        });
+        let (seed2, seed3) = seed_texts();
         let result = if dim3 {
             load_structured::<3>(seed3, &data)
         } else {

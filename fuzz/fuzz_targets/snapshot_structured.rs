@@ -11,18 +11,10 @@ mod dispatch;
 
 use dispatch::by_dimension;
 use libfuzzer_sys::fuzz_target;
-use proptest_support::structured::{load_structured, structured_seed};
-use std::sync::OnceLock;
-
-static SEEDS: OnceLock<(String, String)> = OnceLock::new();
+use proptest_support::structured::{load_structured, seed_texts};
 
 fuzz_target!(|data: &[u8]| {
-    let (seed2, seed3) = SEEDS.get_or_init(|| {
-        (
-            structured_seed::<2>().snapshot_ron(),
-            structured_seed::<3>().snapshot_ron(),
-        )
-    });
+    let (seed2, seed3) = seed_texts();
     by_dimension(
         data,
         |rest| load_structured::<2>(seed2, rest),

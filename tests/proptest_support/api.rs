@@ -151,18 +151,39 @@ fn pick<T: Copy>(b: &mut Bytes, from: &[T]) -> Option<T> {
     (!from.is_empty()).then(|| from[usize::from(b.byte()) % from.len()])
 }
 
-/// What one call did: changed the world (or may have), or returned an error.
+/// What one call may do: change the world, or not (a refused call, a query).
 enum Outcome {
-    Changed,
-    Refused,
+    MayChange,
+    Unchanged,
 }
 
 fn result<T, E>(r: Result<T, E>) -> Outcome {
     if r.is_ok() {
-        Outcome::Changed
+        Outcome::MayChange
     } else {
-        Outcome::Refused
+        Outcome::Unchanged
     }
+}
+
+/// An add call's outcome; the new handle joins `seen` to be picked by later calls.
+fn remember<H, E>(r: Result<H, E>, seen: &mut Vec<H>) -> Outcome {
+    match r {
+        Ok(h) => {
+            seen.push(h);
+            Outcome::MayChange
+        }
+        Err(_) => Outcome::Unchanged,
+    }
+}
+
+/// A new body's handle and its colliders' handles join `seen`.
+fn remember_body<const D: usize>(w: &World<D>, h: BodyHandle, seen: &mut Seen)
+where
+    Space<D>: Dim<D>,
+{
+    seen.bodies.push(h);
+    seen.colliders
+        .extend(w.body(h).map_or(&[][..], |x| x.colliders()).iter());
 }
 
 /// One call decoded from `b`.
@@ -180,46 +201,35 @@ where
     Ok(match b.byte() % 20 {
         0 | 1 if w.body_count() < MAX_BODIES => match w.add_body(&body::<D>(b)) {
             Ok(h) => {
-                seen.bodies.push(h);
-                seen.colliders
-                    .extend(w.body(h).map_or(&[][..], |x| x.colliders()).iter());
-                Outcome::Changed
+                remember_body(w, h, seen);
+                Outcome::MayChange
             }
-            Err(_) => Outcome::Refused,
+            Err(_) => Outcome::Unchanged,
         },
         2 => {
             let h = body_h(b, seen);
             w.remove_body(h);
-            Outcome::Changed
+            Outcome::MayChange
         }
-        3 => match w.add_collider(body_h(b, seen), &collider::<D>(b)) {
-            Ok(h) => {
-                seen.colliders.push(h);
-                Outcome::Changed
-            }
-            Err(_) => Outcome::Refused,
-        },
+        3 => remember(
+            w.add_collider(body_h(b, seen), &collider::<D>(b)),
+            &mut seen.colliders,
+        ),
         4 => {
             if let Some(h) = pick(b, &seen.colliders) {
                 w.remove_collider(h);
             }
-            Outcome::Changed
+            Outcome::MayChange
         }
         5 => {
             let (a, c) = (body_h(b, seen), body_h(b, seen));
-            match w.add_joint(a, c, &joint::<D>(b)) {
-                Ok(h) => {
-                    seen.joints.push(h);
-                    Outcome::Changed
-                }
-                Err(_) => Outcome::Refused,
-            }
+            remember(w.add_joint(a, c, &joint::<D>(b)), &mut seen.joints)
         }
         6 => {
             if let Some(h) = pick(b, &seen.joints) {
                 w.remove_joint(h);
             }
-            Outcome::Changed
+            Outcome::MayChange
         }
         7 => result(w.apply_impulse(body_h(b, seen), vector::<D>(b))),
         8 => result(w.apply_force(body_h(b, seen), vector::<D>(b))),
@@ -248,13 +258,13 @@ where
             let _ = w.cast_ray(&o, &d, value(b), &f);
             let _ = w.cast_sphere(&o, value(b), &d, value(b), &f);
             let _ = w.colliders_containing_point(&o, &f);
-            return Ok(Outcome::Refused); // queries change nothing
+            Outcome::Unchanged
         }
         17 => {
             let s = any_shape::<D>(b);
             let p = pose::<D>(b, 5.0);
             let _ = w.cast_shape(&s, &p, &vector::<D>(b), value(b), &QueryFilter::new());
-            return Ok(Outcome::Refused);
+            Outcome::Unchanged
         }
         18 => {
             let snap = w.snapshot();
@@ -268,14 +278,14 @@ where
             if back.state_hash() != w.state_hash() {
                 return Err("a restored world stepped to other bits".into());
             }
-            Outcome::Changed
+            Outcome::MayChange
         }
         _ => {
             for _ in 0..1 + b.byte() % 3 {
                 w.step();
             }
             world_is_finite(w)?;
-            Outcome::Changed
+            Outcome::MayChange
         }
     })
 }
@@ -292,17 +302,19 @@ where
         Shape::half_space(up, 0.0).map_err(|e| e.to_string())?,
     ));
     let mut seen = Seen {
-        bodies: vec![w.add_body(&ground).map_err(|e| e.to_string())?],
+        bodies: Vec::new(),
         colliders: Vec::new(),
         joints: Vec::new(),
     };
+    let ground = w.add_body(&ground).map_err(|e| e.to_string())?;
+    remember_body(&w, ground, &mut seen);
     let mut b = Bytes::new(data);
     for i in 0..MAX_CALLS {
         if b.rest().is_empty() {
             break;
         }
         let before = w.state_hash();
-        if let Outcome::Refused =
+        if let Outcome::Unchanged =
             call(&mut w, &mut seen, &mut b).map_err(|e| format!("call {i}: {e}"))?
         {
             if w.state_hash() != before {

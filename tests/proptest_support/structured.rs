@@ -10,6 +10,7 @@ use super::{world_is_finite, Bytes};
 use fathom_math::{Dim, Space};
 use fathom_world::World;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -209,7 +210,7 @@ fn drop_checksum(text: &str) -> String {
 
 /// A world that has stepped until its bodies rest on the ground and its joint is warm: the
 /// snapshot carries contacts, impulses, touching pairs and sleep state to mutate.
-pub fn structured_seed<const D: usize>() -> World<D>
+fn structured_seed<const D: usize>() -> World<D>
 where
     Space<D>: Dim<D>,
 {
@@ -220,7 +221,18 @@ where
     w
 }
 
-/// Restores the RON snapshot `seed` (of [`structured_seed`]) after the edits decoded from
+/// The RON snapshots of the 2D and 3D [`structured_seed`], made once per process.
+pub fn seed_texts() -> &'static (String, String) {
+    static SEEDS: OnceLock<(String, String)> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        (
+            structured_seed::<2>().snapshot_ron(),
+            structured_seed::<3>().snapshot_ron(),
+        )
+    })
+}
+
+/// Restores the RON snapshot `seed` (one of [`seed_texts`]) after the edits decoded from
 /// `data`. A refused one must
 /// leave the target's state hash as it was; an accepted one must step with finite bodies,
 /// and its own binary and RON snapshots must restore to the same state.

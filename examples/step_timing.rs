@@ -1,7 +1,8 @@
 //! Wall-clock time per step of a shipped demo scene: mean, median and the worst step.
 //!
 //! `cargo run --release --example step_timing -- <scene> [warm-up steps] [timed steps]`
-//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep. The mean time of each stage
+//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep, `CONTACT_REUSE=0` turns
+//! manifold reuse off. The mean time of each stage
 //! comes from `World::profile`. A quick look while working
 //! on speed (and a target for `perf record`); the comparison with Rapier is
 //! `benches/rapier_step.rs`.
@@ -17,6 +18,11 @@ where
 {
     let mut st = w.settings().clone();
     st.sleep.enabled = std::env::var("SLEEP").is_ok();
+    if let Ok(reuse) = std::env::var("CONTACT_REUSE") {
+        st.contact_reuse = reuse
+            .parse()
+            .expect("CONTACT_REUSE is a distance in metres");
+    }
     w.set_settings(st).unwrap();
     for _ in 0..warm {
         w.step();
@@ -39,11 +45,13 @@ where
     let mut s = v.clone();
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     eprintln!(
-        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points",
+        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points, {} of {} touching pairs reused",
         s[n / 2],
         warm + imax,
         w.candidate_pair_count(),
-        w.contact_count()
+        w.contact_count(),
+        w.profile().reused_pairs,
+        w.profile().touching_pairs,
     );
     let names = w.profile().stages().map(|(name, _)| name);
     let line: Vec<String> = names

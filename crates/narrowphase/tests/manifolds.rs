@@ -194,6 +194,73 @@ fn tilted_box_reports_its_lowest_corner_3d() {
     tilted_box_reports_its_lowest_corner::<3>();
 }
 
+/// A thin plank (2 cm thick) on the ground with a margin (5 cm) wider than it is thick, turned
+/// slightly and either way up: every point is a corner of the face turned to the ground, at its
+/// analytic height, and every such corner within the margin is there. A top corner standing
+/// over a bottom one is within the margin too, but taking its place would drop a support.
+fn thin_plank_keeps_its_lower_corners<const D: usize>()
+where
+    Space<D>: Dim<D> + Oracle<D>,
+{
+    let h = Space::<D>::vec([0.5, 0.01, 0.3]);
+    let plank = Shape::<D>::cuboid(h).unwrap();
+    let ground = Shape::<D>::half_space(Space::<D>::vec([0.0, 1.0, 0.0]), 0.0).unwrap();
+    let margin = 0.05;
+    let opts = ContactOptions {
+        margin: Some(margin),
+        ..ContactOptions::default()
+    };
+    let zero = Vector::<D>::zeros();
+    for flip in [0.0, std::f32::consts::PI] {
+        for tilt in [[0.0, 0.4, 0.0], [0.02, 0.4, -0.01], [-0.01, -1.0, 0.03]] {
+            let turned = Space::<D>::pose(zero, tilt) * Space::<D>::pose(zero, [flip, 0.0, 0.0]);
+            let corners: Vec<Vector<D>> = (0..1usize << D)
+                .map(|bits| {
+                    let c =
+                        Vector::<D>::from_fn(|i, _| if bits >> i & 1 == 1 { h[i] } else { -h[i] });
+                    turned.transform_vector(&c)
+                })
+                .collect();
+            // Lowest corner 2 mm into the ground.
+            let low = corners.iter().map(|c| c[1]).fold(Real::INFINITY, Real::min);
+            let lift = Space::<D>::vec([0.1, -low - 0.002, -0.2]);
+            let pose = Pose::<D>::from_parts(lift.into(), turned.rotation);
+            let c = contacts(&ground, &Pose::<D>::identity(), &plank, &pose, &opts).unwrap();
+            // The face turned to the ground: the corners on the side of local y that faces down.
+            let down = if turned.transform_vector(&Space::<D>::vec([0.0, 1.0, 0.0]))[1] < 0.0 {
+                1
+            } else {
+                0
+            };
+            let face: Vec<Vector<D>> = (0..1usize << D)
+                .filter(|bits| bits >> 1 & 1 == down)
+                .map(|bits| corners[bits] + lift)
+                .filter(|c| c[1] <= margin)
+                .collect();
+            let what = format!("D={D} flip {flip} tilt {tilt:?}: {c:?}");
+            assert_eq!(c.manifolds.len(), 1, "{what}");
+            let m = &c.manifolds[0];
+            assert_eq!(m.points.len(), face.len(), "{what}");
+            for p in m.points.iter() {
+                // Closed form: corners and heights to f32 rounding of the transforms.
+                let on_face = face.iter().any(|c| (p.point_b - c).norm() < 1e-5);
+                assert!(on_face, "{what}: {p:?} is not a lower corner");
+                assert!((p.depth - p.point_b[1]).abs() < 1e-5, "{what}: {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn thin_plank_keeps_its_lower_corners_2d() {
+    thin_plank_keeps_its_lower_corners::<2>();
+}
+
+#[test]
+fn thin_plank_keeps_its_lower_corners_3d() {
+    thin_plank_keeps_its_lower_corners::<3>();
+}
+
 /// An arch: a box with a box cut out of its underside, leaving two legs.
 fn arch<const D: usize>() -> Shape<D>
 where

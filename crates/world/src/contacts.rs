@@ -8,6 +8,7 @@
 //! slowly turning normal in 3D.
 
 use crate::arena::{BodyHandle, ColliderHandle};
+use crate::reuse::PairBasis;
 use fathom_math::{Dim, ManifoldPoints, Real, Space, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -44,13 +45,19 @@ pub struct CachedManifold<const D: usize> {
 /// The manifolds of one collider pair (`a` has the lower handle index).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
-pub struct PairContacts<const D: usize> {
+pub struct PairContacts<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
     /// Collider A.
     pub a: ColliderHandle,
     /// Collider B.
     pub b: ColliderHandle,
     /// Manifolds (one per contact region).
     pub manifolds: Vec<CachedManifold<D>>,
+    /// What the manifolds were computed from, for reusing them (`reuse.rs`); `None`: compute
+    /// them afresh next step.
+    pub basis: Option<PairBasis<D>>,
 }
 
 impl<const D: usize> PairContacts<D>

@@ -25,6 +25,7 @@ use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
 use crate::contacts::PairContacts;
 use crate::desc::BodyKind;
 use crate::error::{check_non_negative, check_positive, WorldError};
+use crate::reuse::PairBasis;
 use crate::world::World;
 use fathom_math::{Dim, Real, Space, Vector};
 use fathom_narrowphase::{ContactPoint, Manifold};
@@ -119,7 +120,18 @@ impl ColliderMotion {
 }
 
 /// The step's manifolds by collider pair, as the pipeline gathers them.
-pub(crate) type Found<const D: usize> = Vec<(ColliderHandle, ColliderHandle, Vec<Manifold<D>>)>;
+pub(crate) type Found<const D: usize> = Vec<FoundPair<D>>;
+
+/// One pair's manifolds of this step, and what they were computed from (`reuse.rs`).
+pub(crate) struct FoundPair<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub a: ColliderHandle,
+    pub b: ColliderHandle,
+    pub manifolds: Vec<Manifold<D>>,
+    pub basis: Option<PairBasis<D>>,
+}
 
 fn key(a: ColliderHandle, b: ColliderHandle) -> (u64, u64) {
     (a.0.to_bits(), b.0.to_bits())
@@ -261,7 +273,7 @@ where
     pub(crate) fn wake_touched(&mut self, found: &mut Found<D>) {
         let mut woken: BTreeSet<BodyHandle> = BTreeSet::new();
         let mut islands: Vec<u64> = Vec::new();
-        for (a, b, _) in found.iter() {
+        for FoundPair { a, b, .. } in found.iter() {
             for c in [a, b] {
                 if let Some(island) = self
                     .colliders
@@ -296,14 +308,20 @@ where
         if woken.is_empty() {
             return;
         }
-        let have: BTreeSet<(u64, u64)> = found.iter().map(|(a, b, _)| key(*a, *b)).collect();
+        let have: BTreeSet<(u64, u64)> = found.iter().map(|f| key(f.a, f.b)).collect();
         for p in &self.contacts {
             if have.contains(&p.key()) || !self.cached_pair_wakes_with(p, &woken) {
                 continue;
             }
-            found.push((p.a, p.b, to_manifolds(p)));
+            found.push(FoundPair {
+                a: p.a,
+                b: p.b,
+                manifolds: to_manifolds(p),
+                // Asleep, neither body moved since the points were placed.
+                basis: p.basis.clone(),
+            });
         }
-        found.sort_by_key(|(a, b, _)| key(*a, *b));
+        found.sort_by_key(|f| key(f.a, f.b));
     }
 
     /// A cached pair is reused for a woken island when one body woke this step and
@@ -374,7 +392,7 @@ where
         let body_of = |c: ColliderHandle| self.colliders.get(c).map(|c| c.body);
         let edges = found
             .iter()
-            .filter_map(|(a, b, _)| Some((body_of(*a)?, body_of(*b)?)))
+            .filter_map(|f| Some((body_of(f.a)?, body_of(f.b)?)))
             .chain(self.joints.arena.iter().map(|(_, j)| (j.body_a, j.body_b)));
         for (x, y) in edges {
             let (lx, ly) = (local[x.0.index as usize], local[y.0.index as usize]);

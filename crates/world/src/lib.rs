@@ -88,6 +88,7 @@ mod metrics;
 mod pipeline;
 mod profile;
 mod queries;
+mod reuse;
 mod scene;
 mod scene_file;
 mod scratch;
@@ -109,13 +110,14 @@ pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use profile::StepProfile;
 pub use queries::{PointProjection, QueryError, QueryHit};
+pub use reuse::PairBasis;
 pub use scene::{
     read_scene_text, Scene, Scene2, Scene3, SceneError, SceneJoint, MAX_SCENE_FILE_BYTES,
 };
 pub use scene_file::SceneFile;
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
-pub use world::{World, World2, World3, WorldSettings, MAX_DT, MAX_SUBSTEPS};
+pub use world::{World, World2, World3, WorldSettings, MAX_CONTACT_REUSE, MAX_DT, MAX_SUBSTEPS};
 
 pub use fathom_sdf::Shape;
 pub use fathom_solver::{

@@ -20,8 +20,9 @@ use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
 use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
-use crate::islands::{ColliderMotion, Found};
+use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::profile::{Laps, StepProfile};
+use crate::reuse::{reusable_shape, shape_radius, PairBasis};
 use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
@@ -79,7 +80,7 @@ where
         self.update_collider_boxes();
         self.update_pairs();
         laps.lap(&mut p.broadphase);
-        self.find_manifolds(&mut scratch);
+        p.reused_pairs = self.find_manifolds(&mut scratch);
         laps.lap(&mut p.narrowphase);
         let mut manifolds = std::mem::take(&mut scratch.found);
         self.wake_touched(&mut manifolds);
@@ -190,6 +191,8 @@ where
         let dt = self.settings.dt;
         jobs.clear();
         self.collider_motion(motion);
+        // Both the pairs and the cache are in key order: one walk finds each cached pair.
+        let mut cached = self.contacts.iter().enumerate().peekable();
         for &(ka, kb) in &self.pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
@@ -218,53 +221,90 @@ where
             if !margin.is_finite() {
                 continue;
             }
+            while cached.next_if(|(_, p)| p.key() < (ka, kb)).is_some() {}
+            let cached = cached.peek().filter(|(_, p)| p.key() == (ka, kb));
             jobs.push(PairJob {
                 a,
                 b,
                 pose_a: ca.world_pose,
                 pose_b: cb.world_pose,
                 margin,
+                cached: cached.map(|&(i, _)| i),
             });
         }
     }
 
     /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, each into its
-    /// own reused buffer, gathered into `scratch.found` in pair order.
-    fn find_manifolds(&self, scratch: &mut StepScratch<D>) {
+    /// own reused buffer, gathered into `scratch.found` in pair order. Returns how many of
+    /// the pairs found reused last step's manifolds.
+    fn find_manifolds(&self, scratch: &mut StepScratch<D>) -> usize {
         self.pair_jobs(&mut scratch.jobs, &mut scratch.motion);
         scratch.found.clear();
         if scratch.jobs.is_empty() {
             // Not even rayon's hand-off: a resting scene's step does no collision.
-            return;
+            return 0;
         }
         scratch.buffers_for(scratch.jobs.len());
         let jobs = &scratch.jobs;
         let buffers = &mut scratch.buffers[..jobs.len()];
+        let bases = &mut scratch.bases[..jobs.len()];
         jobs.par_iter()
-            .zip(buffers.par_iter_mut())
-            .for_each(|(j, out)| {
-                let shape = |h| &self.colliders.get(h).expect("a job's colliders live").shape;
-                let opts = ContactOptions {
-                    margin: Some(j.margin),
-                    ..ContactOptions::default()
-                };
+            .zip(buffers.par_iter_mut().zip(bases.par_iter_mut()))
+            .for_each(|(j, (out, basis))| {
                 out.clear();
-                // Shapes, poses and margins are validated on the way in; an error means a
-                // pair of kinds with no contact query, so no contact.
-                let _ = fathom_narrowphase::contacts_trusted(
-                    shape(j.a) as &dyn Sdf<D>,
-                    &j.pose_a,
-                    shape(j.b) as &dyn Sdf<D>,
-                    &j.pose_b,
-                    &opts,
-                    out,
-                );
+                *basis = self.pair_manifolds(j, out);
             });
-        for (j, out) in jobs.iter().zip(scratch.buffers.iter_mut()) {
+        let outs = scratch.buffers.iter_mut().zip(scratch.bases.iter_mut());
+        let mut reused = 0;
+        for (j, (out, basis)) in jobs.iter().zip(outs) {
+            let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
-                scratch.found.push((j.a, j.b, std::mem::take(out)));
+                reused += usize::from(carried);
+                scratch.found.push(FoundPair {
+                    a: j.a,
+                    b: j.b,
+                    manifolds: std::mem::take(out),
+                    basis,
+                });
             }
         }
+        reused
+    }
+
+    /// One job's manifolds into `out`: last step's, moved with the bodies, while they still
+    /// hold (`reuse.rs`), otherwise the narrowphase's; for a pair that may reuse them, found
+    /// with a reach of `contact_reuse` more than the job's so that later steps can. Returns
+    /// their basis (`None`: not reusable), and true when they were last step's.
+    fn pair_manifolds(
+        &self,
+        j: &PairJob<D>,
+        out: &mut Vec<Manifold<D>>,
+    ) -> (Option<PairBasis<D>>, bool) {
+        let reuse = self.settings.contact_reuse;
+        let cached = j.cached.map(|i| &self.contacts[i]);
+        if let Some((p, basis)) = cached.and_then(|p| Some((p, p.basis.as_ref()?))) {
+            if reuse > 0.0 && basis.holds(&j.pose_a, &j.pose_b, j.margin) {
+                return (
+                    Some(basis.carry(&p.manifolds, &j.pose_a, &j.pose_b, out)),
+                    true,
+                );
+            }
+        }
+        let shape = |h| &self.colliders.get(h).expect("a job's colliders live").shape;
+        let (sa, sb) = (shape(j.a), shape(j.b));
+        let reusable = reuse > 0.0 && reusable_shape(sa) && reusable_shape(sb);
+        let reach = j.margin + if reusable { reuse } else { 0.0 };
+        let opts = ContactOptions {
+            margin: Some(reach),
+            ..ContactOptions::default()
+        };
+        let (da, db) = (sa as &dyn Sdf<D>, sb as &dyn Sdf<D>);
+        // Shapes, poses and margins are validated on the way in; an error means a pair of
+        // kinds with no contact query, so no contact.
+        let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, out);
+        let radius = [shape_radius(da), shape_radius(db)];
+        let basis = reusable.then(|| PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius));
+        (basis, false)
     }
 
     /// Solver bodies for every body in handle order, and the arena index -> solver index map,
@@ -314,7 +354,13 @@ where
         owners.clear();
         // Both the found pairs and the cache are in pair order: one walk finds each old pair.
         let mut cache = self.contacts.iter().peekable();
-        for (pi, (a, b, manifolds)) in found.iter().enumerate() {
+        for (
+            pi,
+            FoundPair {
+                a, b, manifolds, ..
+            },
+        ) in found.iter().enumerate()
+        {
             let (ca, cb) = (
                 &self.colliders.get(*a).expect("live"),
                 &self.colliders.get(*b).expect("live"),
@@ -393,8 +439,8 @@ where
         let mut cache = std::mem::take(&mut scratch.cache);
         cache.clear();
         let mut solved = scratch.constraints.iter().zip(&scratch.owners).peekable();
-        for (pi, (a, b, manifolds)) in found.iter().enumerate() {
-            let key = (a.0.to_bits(), b.0.to_bits());
+        for (pi, f) in found.iter().enumerate() {
+            let key = (f.a.0.to_bits(), f.b.0.to_bits());
             let mut reused = None;
             while let Some(o) = old.next_if(|o| o.key() <= key) {
                 if o.key() == key {
@@ -404,13 +450,15 @@ where
                 }
             }
             let mut pair = reused.unwrap_or_else(|| PairContacts {
-                a: *a,
-                b: *b,
+                a: f.a,
+                b: f.b,
                 manifolds: Vec::new(),
+                basis: None,
             });
             pair.manifolds.clear();
+            pair.basis.clone_from(&f.basis);
             while let Some((c, &(_, mi))) = solved.next_if(|(_, &(owner, _))| owner == pi) {
-                pair.manifolds.push(cached_manifold(&manifolds[mi], c));
+                pair.manifolds.push(cached_manifold(&f.manifolds[mi], c));
             }
             cache.push(pair);
         }

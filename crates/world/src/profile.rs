@@ -37,6 +37,9 @@ pub struct StepProfile {
     pub candidate_pairs: usize,
     /// Pairs with a manifold.
     pub touching_pairs: usize,
+    /// Touching pairs that kept last step's manifolds, moved with the bodies, instead of a
+    /// narrowphase query (`WorldSettings::contact_reuse`).
+    pub reused_pairs: usize,
     /// Contact constraints the solver got (one per manifold).
     pub contact_constraints: usize,
     /// Joints the solver got.

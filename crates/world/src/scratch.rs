@@ -5,7 +5,8 @@
 use crate::arena::ColliderHandle;
 use crate::contacts::PairContacts;
 use crate::events::Touch;
-use crate::islands::{ColliderMotion, Found};
+use crate::islands::{ColliderMotion, Found, FoundPair};
+use crate::reuse::PairBasis;
 use fathom_math::{Dim, Pose, Real, Space};
 use fathom_narrowphase::Manifold;
 use fathom_solver::{ContactConstraint, SolverBody, SolverScratch};
@@ -22,6 +23,8 @@ where
     pub pose_a: Pose<D>,
     pub pose_b: Pose<D>,
     pub margin: Real,
+    /// The pair's index in the contact cache, if it has one.
+    pub cached: Option<usize>,
 }
 
 /// The step's reusable buffers (see the module docs).
@@ -36,6 +39,9 @@ where
     /// One manifold buffer per job (at least as many as jobs); a pair's buffer moves into
     /// `found` and comes back cleared when the step ends.
     pub buffers: Vec<Vec<Manifold<D>>>,
+    /// Per job, what its manifolds were computed from and whether they were last step's
+    /// (taken into `found`).
+    pub bases: Vec<(Option<PairBasis<D>>, bool)>,
     pub found: Found<D>,
     pub bodies: Vec<SolverBody<D>>,
     pub index: Vec<usize>,
@@ -57,15 +63,18 @@ where
         if self.buffers.len() < n {
             self.buffers.resize_with(n, Vec::new);
         }
+        if self.bases.len() < n {
+            self.bases.resize(n, (None, false));
+        }
     }
 
     /// The step's manifolds are spent: their buffers go back, cleared, for the next step.
     pub fn recycle(&mut self, mut found: Found<D>) {
         let mut spare = self.buffers.iter_mut().filter(|b| b.capacity() == 0);
-        for (_, _, mut m) in found.drain(..) {
-            m.clear();
+        for FoundPair { mut manifolds, .. } in found.drain(..) {
+            manifolds.clear();
             match spare.next() {
-                Some(slot) => *slot = m,
+                Some(slot) => *slot = manifolds,
                 None => break,
             }
         }

@@ -47,8 +47,9 @@ mod grids;
 const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// The snapshot format version this build writes and reads (2: bodies carry the guard's
 /// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
-/// travel in the snapshot; 4: the payload is postcard, no longer bincode 2).
-pub const SNAPSHOT_VERSION: u16 = 4;
+/// travel in the snapshot; 4: the payload is postcard, no longer bincode 2; 5: contact pairs
+/// carry their reuse basis and settings the reuse distance).
+pub const SNAPSHOT_VERSION: u16 = 5;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -356,6 +357,10 @@ where
                 check_manifold_values(m)
                     .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
             }
+            if let Some(basis) = &p.basis {
+                check_basis_values(basis)
+                    .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
+            }
         }
         if !self.contacts.windows(2).all(|w| w[0].key() < w[1].key()) {
             return Err(bad("contact pairs are not sorted".into()));
@@ -405,6 +410,26 @@ where
         check_finite_all("friction_impulse", p.friction_impulse.iter())?;
     }
     Ok(())
+}
+
+/// A restored reuse basis: finite poses, non-negative finite reach and radii (a NaN reach
+/// would keep stale manifolds forever).
+fn check_basis_values<const D: usize>(b: &crate::reuse::PairBasis<D>) -> Result<(), WorldError>
+where
+    Space<D>: Dim<D>,
+{
+    for (field, pose) in [
+        ("basis.pose_a", &b.pose_a),
+        ("basis.pose_b", &b.pose_b),
+        ("basis.reference", &b.reference),
+    ] {
+        let rotation = Space::<D>::rotation_matrix(&pose.rotation);
+        let coords = pose.translation.vector.iter().chain(rotation.iter());
+        check_finite_all(field, coords)?;
+    }
+    check_non_negative("basis.reach", b.reach)?;
+    check_non_negative("basis.radius", b.radius[0])?;
+    check_non_negative("basis.radius", b.radius[1])
 }
 
 /// The payload of a binary snapshot, after checking its header and checksum.

@@ -30,6 +30,12 @@ pub struct WorldSettings<const D: usize> {
     pub solver: SolverSettings,
     /// When islands fall asleep (see `islands.rs`).
     pub sleep: crate::islands::SleepSettings,
+    /// Manifold reuse distance, metres, at most [`MAX_CONTACT_REUSE`]. A pair of boxes or
+    /// half-spaces whose shapes moved less than this relative to each other since the
+    /// narrowphase last ran keeps its manifolds, moved with the bodies (`reuse.rs`; Jolt's
+    /// body pair cache), and the narrowphase reaches this much farther for it. 0 queries
+    /// every pair every step. Default 1 mm.
+    pub contact_reuse: Real,
 }
 
 impl<const D: usize> Default for WorldSettings<D> {
@@ -41,6 +47,7 @@ impl<const D: usize> Default for WorldSettings<D> {
             dt: 1.0 / 60.0,
             solver: SolverSettings::default(),
             sleep: crate::islands::SleepSettings::default(),
+            contact_reuse: 0.001,
         }
     }
 }
@@ -52,6 +59,10 @@ pub const MAX_SUBSTEPS: u32 = 64;
 /// Longest time step, seconds (10 Hz). A longer step is no simulation a game runs: a body at
 /// the default speed cap crosses 100 m in one, and `dt: 1e9` gained energy up to that cap.
 pub const MAX_DT: Real = 0.1;
+
+/// Largest [`WorldSettings::contact_reuse`], metres: reused manifolds miss new speculative
+/// points within this of the reach, and a longer reach finds points no step needs.
+pub const MAX_CONTACT_REUSE: Real = 0.01;
 
 impl<const D: usize> WorldSettings<D> {
     /// Checks every field.
@@ -86,6 +97,16 @@ impl<const D: usize> WorldSettings<D> {
             ),
         ] {
             crate::error::check_non_negative(field, v)?;
+        }
+        crate::error::check_non_negative("contact_reuse", self.contact_reuse)?;
+        if self.contact_reuse > MAX_CONTACT_REUSE {
+            return Err(WorldError::invalid(
+                "contact_reuse",
+                format!(
+                    "must be at most {MAX_CONTACT_REUSE} m (MAX_CONTACT_REUSE), got {}",
+                    self.contact_reuse
+                ),
+            ));
         }
         self.sleep.validate()?;
         Ok(())

@@ -2,9 +2,11 @@
 //!
 //! A plane is linear and a box is the hull of its corners, so every question has its answer at
 //! a corner: the box is as deep as its lowest corner, as far as its lowest corner, and a box
-//! resting on the ground touches it with the corners of its bottom face. Each corner within the
-//! margin is a contact point, keyed by the corner's index (so its id holds while it rests);
-//! more than 4 (3D) or 2 (2D) are reduced to the deepest set spanning the largest area.
+//! resting on the ground touches it with the corners of its bottom face. Each corner of the face
+//! turned most towards the plane that lies within the margin is a contact point, keyed by the
+//! corner's index (so its id holds while it rests). The face holds the lowest corner, and a
+//! corner of the opposite face stands over one of it: with a margin wider than a thin box, that
+//! higher corner could take the lower one's place in the manifold and drop a support.
 
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 
@@ -38,12 +40,23 @@ where
 
     /// Every corner as a candidate: on the box (B), its image on the plane (A), its height.
     fn corners(&self, ctx: &mut Ctx) -> (Vector<D>, Candidates<D>) {
+        self.corners_where(ctx, |_| true)
+    }
+
+    /// The corners whose index passes `keep`, as candidates.
+    fn corners_where(
+        &self,
+        ctx: &mut Ctx,
+        keep: impl Fn(usize) -> bool,
+    ) -> (Vector<D>, Candidates<D>) {
         ctx.budget.cells += 1;
         let (n, offset) = self.world_plane();
-        let corners = Obb::new(self.half, &self.pose_box).corners();
-        let candidates = corners
+        let obb = Obb::new(self.half, &self.pose_box);
+        let candidates = obb
+            .corners()
             .into_iter()
             .enumerate()
+            .filter(|&(k, _)| keep(k))
             .map(|(k, point_b)| {
                 let depth = n.dot(&point_b) - offset;
                 Candidate {
@@ -98,7 +111,11 @@ where
 
     fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let margin = ctx.settings.margin;
-        let (n, corners) = self.corners(ctx);
+        let (n, _) = self.world_plane();
+        let face = Obb::new(self.half, &self.pose_box).face_against(&n);
+        // Corner `k` has bit `axis` set where it lies on the + side of that axis.
+        let on_face = |k: usize| (k >> face.axis & 1 == 1) == (face.sign > 0.0);
+        let (n, corners) = self.corners_where(ctx, on_face);
         let merge = 1e-4 * ctx.settings.size;
         let kept = reduce(&corners, &n, margin, merge, 0.0, None);
         if kept.is_empty() {

@@ -45,13 +45,14 @@ where
     let mut s = v.clone();
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     eprintln!(
-        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points, {} of {} touching pairs reused",
+        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points, {} of {} touching pairs reused, {} known apart",
         s[n / 2],
         warm + imax,
         w.candidate_pair_count(),
         w.contact_count(),
         w.profile().reused_pairs,
         w.profile().touching_pairs,
+        w.profile().separated_pairs,
     );
     let names = w.profile().stages().map(|(name, _)| name);
     let line: Vec<String> = names

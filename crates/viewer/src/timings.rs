@@ -150,10 +150,11 @@ impl StageHistory {
             self.scale_ms()
         );
         let counts = format!(
-            "pairs {}  touching {}  reused {}  contacts {}  joints {}  colours {}  awake {}",
+            "pairs {}  touching {}  reused {}  apart {}  contacts {}  joints {}  colours {}  awake {}",
             p.candidate_pairs,
             p.touching_pairs,
             p.reused_pairs,
+            p.separated_pairs,
             p.contact_constraints,
             p.joints,
             p.colours,

@@ -22,7 +22,7 @@ use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
 use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::profile::{Laps, StepProfile};
-use crate::reuse::{reusable_shape, shape_radius, PairBasis};
+use crate::reuse::{reusable_shape, shape_radius, PairBasis, SeparatedPair};
 use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
@@ -80,7 +80,8 @@ where
         self.update_collider_boxes();
         self.update_pairs();
         laps.lap(&mut p.broadphase);
-        p.reused_pairs = self.find_manifolds(&mut scratch);
+        (p.reused_pairs, p.separated_pairs) = self.find_manifolds(&mut scratch);
+        std::mem::swap(&mut self.separated, &mut scratch.separated);
         laps.lap(&mut p.narrowphase);
         let mut manifolds = std::mem::take(&mut scratch.found);
         self.wake_touched(&mut manifolds);
@@ -191,8 +192,9 @@ where
         let dt = self.settings.dt;
         jobs.clear();
         self.collider_motion(motion);
-        // Both the pairs and the cache are in key order: one walk finds each cached pair.
+        // The pairs, the cache and the separated pairs are in key order: one walk finds each.
         let mut cached = self.contacts.iter().enumerate().peekable();
+        let mut apart = self.separated.iter().enumerate().peekable();
         for &(ka, kb) in &self.pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
@@ -223,6 +225,8 @@ where
             }
             while cached.next_if(|(_, p)| p.key() < (ka, kb)).is_some() {}
             let cached = cached.peek().filter(|(_, p)| p.key() == (ka, kb));
+            while apart.next_if(|(_, p)| p.key() < (ka, kb)).is_some() {}
+            let separated = apart.peek().filter(|(_, p)| p.key() == (ka, kb));
             jobs.push(PairJob {
                 a,
                 b,
@@ -230,19 +234,22 @@ where
                 pose_b: cb.world_pose,
                 margin,
                 cached: cached.map(|&(i, _)| i),
+                separated: separated.map(|&(i, _)| i),
             });
         }
     }
 
     /// Stage 3: narrowphase manifolds of every candidate pair, in parallel, each into its
-    /// own reused buffer, gathered into `scratch.found` in pair order. Returns how many of
-    /// the pairs found reused last step's manifolds.
-    fn find_manifolds(&self, scratch: &mut StepScratch<D>) -> usize {
+    /// own reused buffer, gathered into `scratch.found` in pair order; the pairs found apart
+    /// into `scratch.separated`. Returns how many pairs reused last step's manifolds, and how
+    /// many were known apart without a query.
+    fn find_manifolds(&self, scratch: &mut StepScratch<D>) -> (usize, usize) {
         self.pair_jobs(&mut scratch.jobs, &mut scratch.motion);
         scratch.found.clear();
+        scratch.separated.clear();
         if scratch.jobs.is_empty() {
             // Not even rayon's hand-off: a resting scene's step does no collision.
-            return 0;
+            return (0, 0);
         }
         scratch.buffers_for(scratch.jobs.len());
         let jobs = &scratch.jobs;
@@ -255,7 +262,7 @@ where
                 *basis = self.pair_manifolds(j, out);
             });
         let outs = scratch.buffers.iter_mut().zip(scratch.bases.iter_mut());
-        let mut reused = 0;
+        let (mut reused, mut apart) = (0, 0);
         for (j, (out, basis)) in jobs.iter().zip(outs) {
             let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
@@ -266,34 +273,46 @@ where
                     manifolds: std::mem::take(out),
                     basis,
                 });
+            } else if let Some(basis) = basis {
+                apart += usize::from(carried);
+                scratch.separated.push(SeparatedPair {
+                    a: j.a,
+                    b: j.b,
+                    basis,
+                });
             }
         }
-        reused
+        (reused, apart)
     }
 
     /// One job's manifolds into `out`: last step's, moved with the bodies, while they still
-    /// hold (`reuse.rs`), otherwise the narrowphase's; for a pair that may reuse them, found
-    /// with a reach of `contact_reuse` more than the job's so that later steps can. Returns
-    /// their basis (`None`: not reusable), and true when they were last step's.
+    /// hold (`reuse.rs`); none while the pair is still known apart; otherwise the
+    /// narrowphase's, found with a reach of `contact_reuse` more than the job's so that later
+    /// steps can reuse them. Returns their basis (`None`: not reusable), and true when they
+    /// were an earlier step's.
     fn pair_manifolds(
         &self,
         j: &PairJob<D>,
         out: &mut Vec<Manifold<D>>,
     ) -> (Option<PairBasis<D>>, bool) {
         let reuse = self.settings.contact_reuse;
-        let cached = j.cached.map(|i| &self.contacts[i]);
-        if let Some((p, basis)) = cached.and_then(|p| Some((p, p.basis.as_ref()?))) {
-            if reuse > 0.0 && basis.holds(&j.pose_a, &j.pose_b, j.margin) {
-                return (
-                    Some(basis.carry(&p.manifolds, &j.pose_a, &j.pose_b, out)),
-                    true,
-                );
+        if reuse > 0.0 {
+            let cached = j.cached.map(|i| &self.contacts[i]);
+            if let Some((p, basis)) = cached.and_then(|p| Some((p, p.basis.as_ref()?))) {
+                if basis.holds(&j.pose_a, &j.pose_b, j.margin) {
+                    let moved = basis.carry(&p.manifolds, &j.pose_a, &j.pose_b, out);
+                    return (Some(moved), true);
+                }
+            }
+            if let Some(apart) = j.separated.map(|i| &self.separated[i].basis) {
+                if apart.holds(&j.pose_a, &j.pose_b, j.margin) {
+                    return (Some(apart.clone()), true);
+                }
             }
         }
         let shape = |h| &self.colliders.get(h).expect("a job's colliders live").shape;
         let (sa, sb) = (shape(j.a), shape(j.b));
-        let reusable = reuse > 0.0 && reusable_shape(sa) && reusable_shape(sb);
-        let reach = j.margin + if reusable { reuse } else { 0.0 };
+        let reach = j.margin + reuse;
         let opts = ContactOptions {
             margin: Some(reach),
             ..ContactOptions::default()
@@ -302,8 +321,10 @@ where
         // Shapes, poses and margins are validated on the way in; an error means a pair of
         // kinds with no contact query, so no contact.
         let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, out);
+        let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
         let radius = [shape_radius(da), shape_radius(db)];
-        let basis = reusable.then(|| PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius));
+        let basis = (reuse > 0.0 && reusable)
+            .then(|| PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius));
         (basis, false)
     }
 

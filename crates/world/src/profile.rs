@@ -40,6 +40,9 @@ pub struct StepProfile {
     /// Touching pairs that kept last step's manifolds, moved with the bodies, instead of a
     /// narrowphase query (`WorldSettings::contact_reuse`).
     pub reused_pairs: usize,
+    /// Candidate pairs known to be apart from an earlier query, so not queried (the same
+    /// setting).
+    pub separated_pairs: usize,
     /// Contact constraints the solver got (one per manifold).
     pub contact_constraints: usize,
     /// Joints the solver got.

@@ -1,7 +1,9 @@
 //! Manifold reuse: a pair whose shapes have barely moved relative to each other keeps last
 //! step's manifolds, moved with the bodies, instead of querying the narrowphase again (the
-//! idea of Jolt's body pair cache). Only pairs of boxes and half-spaces reuse
-//! ([`reusable_shape`]): their points sit on corners and flat faces.
+//! idea of Jolt's body pair cache). Only pairs of boxes and half-spaces reuse manifolds
+//! ([`reusable_shape`]): their points sit on corners and flat faces. A pair of any shapes that
+//! the narrowphase found apart stays known apart the same way ([`SeparatedPair`]): nothing was
+//! within the query's reach, so nothing is within this step's while the drift fits.
 //!
 //! When a pair's manifolds are computed, the pair remembers B's pose in A's frame (the
 //! reference), the reach the query used and how far each shape extends from its origin. On a
@@ -15,6 +17,7 @@
 //! be missing. A reused point keeps its id (warm starting is unchanged), follows its own body
 //! and gets its separation from where both bodies are now.
 
+use crate::arena::ColliderHandle;
 use crate::contacts::CachedManifold;
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{ContactPoint, Manifold};
@@ -40,6 +43,27 @@ where
     pub reach: Real,
     /// How far each shape extends from its own origin, metres (A, B).
     pub radius: [Real; 2],
+}
+
+/// A candidate pair the narrowphase found with no point within the basis' reach.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(crate) struct SeparatedPair<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub a: ColliderHandle,
+    pub b: ColliderHandle,
+    pub basis: PairBasis<D>,
+}
+
+impl<const D: usize> SeparatedPair<D>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) fn key(&self) -> (u64, u64) {
+        (self.a.0.to_bits(), self.b.0.to_bits())
+    }
 }
 
 /// True for the shapes whose contact points sit on corners and flat faces (boxes, half-spaces):

@@ -6,7 +6,7 @@ use crate::arena::ColliderHandle;
 use crate::contacts::PairContacts;
 use crate::events::Touch;
 use crate::islands::{ColliderMotion, Found, FoundPair};
-use crate::reuse::PairBasis;
+use crate::reuse::{PairBasis, SeparatedPair};
 use fathom_math::{Dim, Pose, Real, Space};
 use fathom_narrowphase::Manifold;
 use fathom_solver::{ContactConstraint, SolverBody, SolverScratch};
@@ -25,6 +25,8 @@ where
     pub margin: Real,
     /// The pair's index in the contact cache, if it has one.
     pub cached: Option<usize>,
+    /// The pair's index in the world's separated pairs, if it has one.
+    pub separated: Option<usize>,
 }
 
 /// The step's reusable buffers (see the module docs).
@@ -42,6 +44,8 @@ where
     /// Per job, what its manifolds were computed from and whether they were last step's
     /// (taken into `found`).
     pub bases: Vec<(Option<PairBasis<D>>, bool)>,
+    /// This step's separated pairs (swapped with the world's).
+    pub separated: Vec<SeparatedPair<D>>,
     pub found: Found<D>,
     pub bodies: Vec<SolverBody<D>>,
     pub index: Vec<usize>,

@@ -362,6 +362,16 @@ where
                     .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
             }
         }
+        for p in &self.separated {
+            if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
+                return Err(bad(format!("separated pair {:?}-{:?} is stale", p.a, p.b)));
+            }
+            check_basis_values(&p.basis)
+                .map_err(|e| bad(format!("separated pair {:?}-{:?}: {e}", p.a, p.b)))?;
+        }
+        if !self.separated.windows(2).all(|w| w[0].key() < w[1].key()) {
+            return Err(bad("separated pairs are not sorted".into()));
+        }
         if !self.contacts.windows(2).all(|w| w[0].key() < w[1].key()) {
             return Err(bad("contact pairs are not sorted".into()));
         }

@@ -33,7 +33,8 @@ pub struct WorldSettings<const D: usize> {
     /// Manifold reuse distance, metres, at most [`MAX_CONTACT_REUSE`]. A pair of boxes or
     /// half-spaces whose shapes moved less than this relative to each other since the
     /// narrowphase last ran keeps its manifolds, moved with the bodies (`reuse.rs`; Jolt's
-    /// body pair cache), and the narrowphase reaches this much farther for it. 0 queries
+    /// body pair cache); a pair of any shapes found apart stays known apart while they move
+    /// less than this. The narrowphase reaches this much farther for every pair. 0 queries
     /// every pair every step. Default 1 mm.
     pub contact_reuse: Real,
 }
@@ -195,6 +196,8 @@ where
     pub(crate) events: Vec<crate::events::WorldEvent<D>>,
     /// Pairs touching or overlapping (sensors) after the last step, sorted by pair.
     pub(crate) touching: Vec<crate::events::Touch>,
+    /// Candidate pairs last found apart, sorted by pair (`reuse.rs`).
+    pub(crate) separated: Vec<crate::reuse::SeparatedPair<D>>,
     /// The game's per-pair filter (code, so never serialised).
     #[serde(skip)]
     pub(crate) pair_hook: crate::filter::PairHook,
@@ -273,6 +276,7 @@ where
             sleep: Default::default(),
             events: Vec::new(),
             touching: Vec::new(),
+            separated: Vec::new(),
             pair_hook: crate::filter::PairHook::default(),
             frozen_now: Vec::new(),
             cache_settled: false,
@@ -496,6 +500,7 @@ where
         }
         self.pairs.retain(|(a, b)| *a != key && *b != key);
         self.contacts.retain(|p| p.a != h && p.b != h);
+        self.separated.retain(|p| p.a != h && p.b != h);
         self.cache_settled = false;
         Some(c)
     }

@@ -13,6 +13,7 @@ use crate::contacts::PairContacts;
 use crate::events::{Touch, WorldEvent};
 use crate::islands::SleepState;
 use crate::joints::JointSet;
+use crate::reuse::SeparatedPair;
 use crate::world::{World, WorldSettings};
 use fathom_math::{Dim, Space};
 use serde::{Deserialize, Deserializer};
@@ -37,6 +38,8 @@ where
     events: Vec<WorldEvent<D>>,
     #[serde(default)]
     touching: Vec<Touch>,
+    #[serde(default)]
+    separated: Vec<SeparatedPair<D>>,
 }
 
 impl<const D: usize> WorldFields<D>
@@ -54,6 +57,7 @@ where
         w.sleep = self.sleep;
         w.events = self.events;
         w.touching = self.touching;
+        w.separated = self.separated;
         w.broadphase_ready = false;
         w
     }

@@ -40,23 +40,22 @@ where
 
     /// Every corner as a candidate: on the box (B), its image on the plane (A), its height.
     fn corners(&self, ctx: &mut Ctx) -> (Vector<D>, Candidates<D>) {
-        self.corners_where(ctx, |_| true)
+        self.candidates(ctx, false)
     }
 
-    /// The corners whose index passes `keep`, as candidates.
-    fn corners_where(
-        &self,
-        ctx: &mut Ctx,
-        keep: impl Fn(usize) -> bool,
-    ) -> (Vector<D>, Candidates<D>) {
+    /// The corners as candidates; with `facing`, only those of the face turned to the plane.
+    fn candidates(&self, ctx: &mut Ctx, facing: bool) -> (Vector<D>, Candidates<D>) {
         ctx.budget.cells += 1;
         let (n, offset) = self.world_plane();
         let obb = Obb::new(self.half, &self.pose_box);
+        let face = facing.then(|| obb.face_against(&n));
+        // Corner `k` has bit `axis` set where it lies on the + side of that axis.
+        let on_face = |k: usize| face.is_none_or(|f| (k >> f.axis & 1 == 1) == (f.sign > 0.0));
         let candidates = obb
             .corners()
             .into_iter()
             .enumerate()
-            .filter(|&(k, _)| keep(k))
+            .filter(|&(k, _)| on_face(k))
             .map(|(k, point_b)| {
                 let depth = n.dot(&point_b) - offset;
                 Candidate {
@@ -111,11 +110,7 @@ where
 
     fn contacts(&self, ctx: &mut Ctx, out: &mut Vec<Manifold<D>>) {
         let margin = ctx.settings.margin;
-        let (n, _) = self.world_plane();
-        let face = Obb::new(self.half, &self.pose_box).face_against(&n);
-        // Corner `k` has bit `axis` set where it lies on the + side of that axis.
-        let on_face = |k: usize| (k >> face.axis & 1 == 1) == (face.sign > 0.0);
-        let (n, corners) = self.corners_where(ctx, on_face);
+        let (n, corners) = self.candidates(ctx, true);
         let merge = 1e-4 * ctx.settings.size;
         let kept = reduce(&corners, &n, margin, merge, 0.0, None);
         if kept.is_empty() {

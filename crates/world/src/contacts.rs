@@ -60,13 +60,19 @@ where
     pub basis: Option<PairBasis<D>>,
 }
 
+/// The sort key of the collider pair `a`, `b`: every per-pair list of the world is in this
+/// order.
+pub(crate) fn pair_key(a: ColliderHandle, b: ColliderHandle) -> (u64, u64) {
+    (a.0.to_bits(), b.0.to_bits())
+}
+
 impl<const D: usize> PairContacts<D>
 where
     Space<D>: Dim<D>,
 {
     /// The sort key of the pair.
     pub fn key(&self) -> (u64, u64) {
-        (self.a.0.to_bits(), self.b.0.to_bits())
+        pair_key(self.a, self.b)
     }
 
     /// Last step's impulses of the point `id`: (normal impulse, friction vector).

@@ -48,7 +48,7 @@ pub struct Touch {
 
 impl Touch {
     fn key(&self) -> (u64, u64) {
-        (self.a.0.to_bits(), self.b.0.to_bits())
+        crate::contacts::pair_key(self.a, self.b)
     }
 }
 

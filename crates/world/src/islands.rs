@@ -22,7 +22,7 @@
 //! step (the bodies have not moved since the cache was written).
 
 use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
-use crate::contacts::PairContacts;
+use crate::contacts::{pair_key as key, PairContacts};
 use crate::desc::BodyKind;
 use crate::error::{check_non_negative, check_positive, WorldError};
 use crate::reuse::PairBasis;
@@ -131,10 +131,6 @@ where
     pub b: ColliderHandle,
     pub manifolds: Vec<Manifold<D>>,
     pub basis: Option<PairBasis<D>>,
-}
-
-fn key(a: ColliderHandle, b: ColliderHandle) -> (u64, u64) {
-    (a.0.to_bits(), b.0.to_bits())
 }
 
 /// Union–find whose roots are the smallest member (deterministic ids).

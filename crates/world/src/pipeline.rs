@@ -16,9 +16,11 @@
 //! contacts in stage 5, and islands are rebuilt (and calm ones put to sleep)
 //! at the very end (`islands.rs`, `joints.rs`).
 
+use std::iter::Peekable;
+
 use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
-use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
+use crate::contacts::{pair_key, CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
 use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::profile::{Laps, StepProfile};
@@ -223,18 +225,14 @@ where
             if !margin.is_finite() {
                 continue;
             }
-            while cached.next_if(|(_, p)| p.key() < (ka, kb)).is_some() {}
-            let cached = cached.peek().filter(|(_, p)| p.key() == (ka, kb));
-            while apart.next_if(|(_, p)| p.key() < (ka, kb)).is_some() {}
-            let separated = apart.peek().filter(|(_, p)| p.key() == (ka, kb));
             jobs.push(PairJob {
                 a,
                 b,
                 pose_a: ca.world_pose,
                 pose_b: cb.world_pose,
                 margin,
-                cached: cached.map(|&(i, _)| i),
-                separated: separated.map(|&(i, _)| i),
+                cached: seek(&mut cached, (ka, kb), |(_, p)| p.key()).map(|&(i, _)| i),
+                separated: seek(&mut apart, (ka, kb), |(_, p)| p.key()).map(|&(i, _)| i),
             });
         }
     }
@@ -386,9 +384,7 @@ where
                 &self.colliders.get(*a).expect("live"),
                 &self.colliders.get(*b).expect("live"),
             );
-            let key = (a.0.to_bits(), b.0.to_bits());
-            while cache.next_if(|p| p.key() < key).is_some() {}
-            let old = cache.peek().copied().filter(|p| p.key() == key);
+            let old = seek(&mut cache, pair_key(*a, *b), |p| p.key()).copied();
             let friction = (ca.friction * cb.friction).sqrt();
             let restitution = ca.restitution.max(cb.restitution);
             let (ia, ib) = (
@@ -461,7 +457,7 @@ where
         cache.clear();
         let mut solved = scratch.constraints.iter().zip(&scratch.owners).peekable();
         for (pi, f) in found.iter().enumerate() {
-            let key = (f.a.0.to_bits(), f.b.0.to_bits());
+            let key = pair_key(f.a, f.b);
             let mut reused = None;
             while let Some(o) = old.next_if(|o| o.key() <= key) {
                 if o.key() == key {
@@ -488,6 +484,17 @@ where
         scratch.cache = old_cache;
         true
     }
+}
+
+/// In a walk over a list sorted by key, the entry with `key`, after skipping those below it
+/// (the walk's keys come in increasing order, so one walk serves every key in turn).
+fn seek<I: Iterator>(
+    sorted: &mut Peekable<I>,
+    key: (u64, u64),
+    key_of: impl Fn(&I::Item) -> (u64, u64),
+) -> Option<&I::Item> {
+    while sorted.next_if(|x| key_of(x) < key).is_some() {}
+    sorted.peek().filter(|x| key_of(x) == key)
 }
 
 /// A solved manifold with its impulses, as the cache keeps it.

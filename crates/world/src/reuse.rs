@@ -18,7 +18,7 @@
 //! and gets its separation from where both bodies are now.
 
 use crate::arena::ColliderHandle;
-use crate::contacts::CachedManifold;
+use crate::contacts::{pair_key, CachedManifold};
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{ContactPoint, Manifold};
 use fathom_sdf::{Sdf, Shape};
@@ -62,7 +62,7 @@ where
     Space<D>: Dim<D>,
 {
     pub(crate) fn key(&self) -> (u64, u64) {
-        (self.a.0.to_bits(), self.b.0.to_bits())
+        pair_key(self.a, self.b)
     }
 }
 

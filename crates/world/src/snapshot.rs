@@ -30,7 +30,8 @@
 //! boxes; it only proposes candidates, so the restored world steps to the same
 //! bits as the original.
 
-use crate::contacts::CachedManifold;
+use crate::arena::ColliderHandle;
+use crate::contacts::{pair_key, CachedManifold};
 use crate::error::{check_finite, check_finite_all, check_non_negative, WorldError};
 use crate::metrics::Fnv1a;
 use crate::world::World;
@@ -287,6 +288,27 @@ where
     }
 
     /// The invariants a decoded world must satisfy before it may replace a live one.
+    /// A restored per-pair list (`what` names its entries): live colliders, `a` below `b`,
+    /// sorted by pair key without repeats.
+    fn check_pair_list(
+        &self,
+        what: &str,
+        pairs: impl Iterator<Item = (ColliderHandle, ColliderHandle)>,
+    ) -> Result<(), String> {
+        let mut last = None;
+        for (a, b) in pairs {
+            if !(self.colliders.contains(a) && self.colliders.contains(b) && a < b) {
+                return Err(format!("{what} {a:?}-{b:?} is stale"));
+            }
+            let key = pair_key(a, b);
+            if last.is_some_and(|l| l >= key) {
+                return Err(format!("{what}s are not sorted"));
+            }
+            last = Some(key);
+        }
+        Ok(())
+    }
+
     fn check_restored(&self) -> Result<(), SnapshotError> {
         let bad = SnapshotError::Inconsistent;
         self.settings.validate().map_err(|e| bad(e.to_string()))?;
@@ -349,10 +371,10 @@ where
                 return Err(bad(format!("joint {h:?} joins a body that is not live")));
             }
         }
+        let contacts = self.contacts.iter().map(|p| (p.a, p.b));
+        self.check_pair_list("contact pair", contacts)
+            .map_err(bad)?;
         for p in &self.contacts {
-            if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
-                return Err(bad(format!("contact pair {:?}-{:?} is stale", p.a, p.b)));
-            }
             for m in &p.manifolds {
                 check_manifold_values(m)
                     .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
@@ -362,18 +384,12 @@ where
                     .map_err(|e| bad(format!("contact pair {:?}-{:?}: {e}", p.a, p.b)))?;
             }
         }
+        let separated = self.separated.iter().map(|p| (p.a, p.b));
+        self.check_pair_list("separated pair", separated)
+            .map_err(bad)?;
         for p in &self.separated {
-            if !(self.colliders.contains(p.a) && self.colliders.contains(p.b) && p.a < p.b) {
-                return Err(bad(format!("separated pair {:?}-{:?} is stale", p.a, p.b)));
-            }
             check_basis_values(&p.basis)
                 .map_err(|e| bad(format!("separated pair {:?}-{:?}: {e}", p.a, p.b)))?;
-        }
-        if !self.separated.windows(2).all(|w| w[0].key() < w[1].key()) {
-            return Err(bad("separated pairs are not sorted".into()));
-        }
-        if !self.contacts.windows(2).all(|w| w[0].key() < w[1].key()) {
-            return Err(bad("contact pairs are not sorted".into()));
         }
         if !self
             .touching

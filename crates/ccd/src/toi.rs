@@ -9,6 +9,7 @@
 //! shapes or fast the motion. Iteration stops when the closest sample is
 //! within `epsilon` (impact), when `dt` is reached (no impact), or when the
 //! iteration or evaluation budget runs out (reported as such, never as "no impact").
+//! A gap that cannot close to `epsilon` by `dt` at that speed ends it early (no impact).
 
 use crate::bound_split::{Scratch, Stop};
 use crate::error::{check_non_negative, Result};
@@ -125,7 +126,9 @@ where
                 iterations,
             });
         }
-        if t >= dt || speed == 0.0 {
+        // Nothing closes faster than `speed`: a gap that stays over `epsilon` until `dt`
+        // proves no impact without sampling the end of the step.
+        if t >= dt || speed == 0.0 || t + (sep.lower - opts.epsilon) / speed >= dt {
             return Ok(ToiResult::NoImpact { iterations });
         }
         if iterations >= opts.max_iterations || evals_left == 0 {

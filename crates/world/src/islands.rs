@@ -131,6 +131,8 @@ where
     pub b: ColliderHandle,
     pub manifolds: Vec<Manifold<D>>,
     pub basis: Option<PairBasis<D>>,
+    /// The pair's index in the world's contact cache, if it has one.
+    pub cached: Option<usize>,
 }
 
 /// Union–find whose roots are the smallest member (deterministic ids).
@@ -305,7 +307,7 @@ where
             return;
         }
         let have: BTreeSet<(u64, u64)> = found.iter().map(|f| key(f.a, f.b)).collect();
-        for p in &self.contacts {
+        for (i, p) in self.contacts.iter().enumerate() {
             if have.contains(&p.key()) || !self.cached_pair_wakes_with(p, &woken) {
                 continue;
             }
@@ -315,6 +317,7 @@ where
                 manifolds: to_manifolds(p),
                 // Asleep, neither body moved since the points were placed.
                 basis: p.basis.clone(),
+                cached: Some(i),
             });
         }
         found.sort_by_key(|f| key(f.a, f.b));

@@ -20,7 +20,7 @@ use std::iter::Peekable;
 
 use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
-use crate::contacts::{pair_key, CachedManifold, CachedPoint, PairContacts};
+use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
 use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::profile::{Laps, StepProfile};
@@ -270,6 +270,7 @@ where
                     b: j.b,
                     manifolds: std::mem::take(out),
                     basis,
+                    cached: j.cached,
                 });
             } else if let Some(basis) = basis {
                 apart += usize::from(carried);
@@ -360,54 +361,64 @@ where
     }
 
     /// Stage 4: one contact constraint per manifold, warm-started by point id, into
-    /// `scratch.constraints`; `scratch.owners` says, per constraint, which manifold (pair
-    /// index, manifold index) it came from.
+    /// `scratch.constraints`, pair by pair in parallel; `scratch.firsts` says which
+    /// constraints are each pair's.
     fn contact_constraints(&self, found: &Found<D>, scratch: &mut StepScratch<D>) {
         let StepScratch {
             index,
             constraints,
-            owners,
+            firsts,
             ..
         } = scratch;
-        constraints.clear();
-        owners.clear();
-        // Both the found pairs and the cache are in pair order: one walk finds each old pair.
-        let mut cache = self.contacts.iter().peekable();
-        for (
-            pi,
-            FoundPair {
-                a, b, manifolds, ..
-            },
-        ) in found.iter().enumerate()
-        {
-            let (ca, cb) = (
-                &self.colliders.get(*a).expect("live"),
-                &self.colliders.get(*b).expect("live"),
-            );
-            let old = seek(&mut cache, pair_key(*a, *b), |p| p.key()).copied();
-            let friction = (ca.friction * cb.friction).sqrt();
-            let restitution = ca.restitution.max(cb.restitution);
-            let (ia, ib) = (
-                index[ca.body.0.index as usize],
-                index[cb.body.0.index as usize],
-            );
-            for (mi, m) in manifolds.iter().enumerate() {
-                let mut c = ContactConstraint::new(ia, ib, m.normal, friction, restitution, []);
-                // The friction impulse is carried over as a vector, in this step's tangents.
-                let tangents = c.tangents;
-                c.points.extend(m.points.iter().map(|p| {
-                    let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
-                    match old.and_then(|o| o.warm_start(p.id)) {
-                        Some((normal, friction)) => point.with_warm_start(
-                            normal,
-                            [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
-                        ),
-                        None => point,
-                    }
-                }));
-                constraints.push(c);
-                owners.push((pi, mi));
-            }
+        firsts.clear();
+        let mut total = 0;
+        for f in found {
+            firsts.push(total);
+            total += f.manifolds.len();
+        }
+        firsts.push(total);
+        constraints.truncate(total);
+        let placeholder = ContactConstraint::new(0, 0, Vector::<D>::zeros(), 0.0, 0.0, []);
+        constraints.resize(total, placeholder);
+        let index = &index[..];
+        for_each_pair_range(found, firsts, constraints, &|f, out| {
+            self.pair_constraints(f, index, out)
+        });
+    }
+
+    /// One found pair's constraints into `out`, one per manifold.
+    fn pair_constraints(
+        &self,
+        f: &FoundPair<D>,
+        index: &[usize],
+        out: &mut [ContactConstraint<D>],
+    ) {
+        let (ca, cb) = (
+            &self.colliders.get(f.a).expect("live"),
+            &self.colliders.get(f.b).expect("live"),
+        );
+        let old = f.cached.map(|i| &self.contacts[i]);
+        let friction = (ca.friction * cb.friction).sqrt();
+        let restitution = ca.restitution.max(cb.restitution);
+        let (ia, ib) = (
+            index[ca.body.0.index as usize],
+            index[cb.body.0.index as usize],
+        );
+        for (m, slot) in f.manifolds.iter().zip(out) {
+            let mut c = ContactConstraint::new(ia, ib, m.normal, friction, restitution, []);
+            // The friction impulse is carried over as a vector, in this step's tangents.
+            let tangents = c.tangents;
+            c.points.extend(m.points.iter().map(|p| {
+                let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
+                match old.and_then(|o| o.warm_start(p.id)) {
+                    Some((normal, friction)) => point.with_warm_start(
+                        normal,
+                        [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
+                    ),
+                    None => point,
+                }
+            }));
+            *slot = c;
         }
     }
 
@@ -449,33 +460,44 @@ where
             return false;
         }
         self.cache_settled = settled;
-        let motion = &mut scratch.motion;
-        self.collider_motion(motion);
         let mut old_cache = std::mem::take(&mut self.contacts);
-        let mut old = old_cache.drain(..).peekable();
-        let mut cache = std::mem::take(&mut scratch.cache);
-        cache.clear();
-        let mut solved = scratch.constraints.iter().zip(&scratch.owners).peekable();
-        for (pi, f) in found.iter().enumerate() {
-            let key = pair_key(f.a, f.b);
-            let mut reused = None;
-            while let Some(o) = old.next_if(|o| o.key() <= key) {
-                if o.key() == key {
-                    reused = Some(o);
-                } else if motion.pair_asleep(o.a, o.b) {
-                    cache.push(o);
-                }
-            }
-            let mut pair = reused.unwrap_or_else(|| PairContacts {
+        let fresh = &mut scratch.fresh;
+        fresh.clear();
+        fresh.extend(found.iter().map(|f| {
+            PairContacts {
                 a: f.a,
                 b: f.b,
-                manifolds: Vec::new(),
-                basis: None,
+                manifolds: f
+                    .cached
+                    .map(|i| std::mem::take(&mut old_cache[i].manifolds))
+                    .unwrap_or_default(),
+                basis: f.basis.clone(),
+            }
+        }));
+        let solved = &scratch.constraints[..];
+        let ranges = scratch.firsts.par_windows(2);
+        fresh
+            .par_iter_mut()
+            .zip(found.par_iter().zip(ranges))
+            .with_min_len(PAIR_TASK)
+            .for_each(|(pair, (f, range))| {
+                let constraints = &solved[range[0]..range[1]];
+                let manifolds = f.manifolds.iter().zip(constraints);
+                pair.manifolds.clear();
+                pair.manifolds
+                    .extend(manifolds.map(|(m, c)| cached_manifold(m, c)));
             });
-            pair.manifolds.clear();
-            pair.basis.clone_from(&f.basis);
-            while let Some((c, &(_, mi))) = solved.next_if(|(_, &(owner, _))| owner == pi) {
-                pair.manifolds.push(cached_manifold(&f.manifolds[mi], c));
+        let motion = &mut scratch.motion;
+        self.collider_motion(motion);
+        let mut cache = std::mem::take(&mut scratch.cache);
+        cache.clear();
+        let mut old = old_cache.drain(..).peekable();
+        for pair in fresh.drain(..) {
+            let key = pair.key();
+            while let Some(o) = old.next_if(|o| o.key() <= key) {
+                if o.key() != key && motion.pair_asleep(o.a, o.b) {
+                    cache.push(o);
+                }
             }
             cache.push(pair);
         }
@@ -484,6 +506,35 @@ where
         scratch.cache = old_cache;
         true
     }
+}
+
+/// Found pairs per parallel task of the per-pair stages.
+const PAIR_TASK: usize = 256;
+
+/// `f(item, its part of out)` for every item, in parallel: item `k`'s part is
+/// `firsts[k]..firsts[k + 1]` (minus `base`, where `out` starts). Halves the items over
+/// rayon's threads down to [`PAIR_TASK`]; each part is written by one call, so the result
+/// is the same on any number of threads.
+fn for_each_pair_range<T: Sync, O: Send>(
+    items: &[T],
+    firsts: &[usize],
+    out: &mut [O],
+    f: &(impl Fn(&T, &mut [O]) + Sync),
+) {
+    let base = firsts[0];
+    if items.len() <= PAIR_TASK {
+        for (k, item) in items.iter().enumerate() {
+            f(item, &mut out[firsts[k] - base..firsts[k + 1] - base]);
+        }
+        return;
+    }
+    let mid = items.len() / 2;
+    let (lo, hi) = items.split_at(mid);
+    let (lo_out, hi_out) = out.split_at_mut(firsts[mid] - base);
+    rayon::join(
+        || for_each_pair_range(lo, &firsts[..=mid], lo_out, f),
+        || for_each_pair_range(hi, &firsts[mid..], hi_out, f),
+    );
 }
 
 /// In a walk over a list sorted by key, the entry with `key`, after skipping those below it

@@ -50,7 +50,12 @@ where
     pub bodies: Vec<SolverBody<D>>,
     pub index: Vec<usize>,
     pub constraints: Vec<ContactConstraint<D>>,
-    pub owners: Vec<(usize, usize)>,
+    /// Per found pair, its first constraint in `constraints`, and one more entry: the
+    /// total (pair `i`'s constraints are `firsts[i]..firsts[i + 1]`, one per manifold).
+    pub firsts: Vec<usize>,
+    /// This step's cache entries of the found pairs, in pair order, before the sleeping
+    /// pairs are merged in.
+    pub fresh: Vec<PairContacts<D>>,
     pub solver: SolverScratch<D>,
     /// Last step's contact cache, emptied, for the next one to fill.
     pub cache: Vec<PairContacts<D>>,

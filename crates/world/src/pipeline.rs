@@ -461,7 +461,7 @@ where
         }
         self.cache_settled = settled;
         let mut old_cache = std::mem::take(&mut self.contacts);
-        let fresh = &mut scratch.fresh;
+        let mut fresh = std::mem::take(&mut scratch.fresh);
         fresh.clear();
         fresh.extend(found.iter().map(|f| {
             PairContacts {
@@ -489,23 +489,46 @@ where
             });
         let motion = &mut scratch.motion;
         self.collider_motion(motion);
-        let mut cache = std::mem::take(&mut scratch.cache);
-        cache.clear();
-        let mut old = old_cache.drain(..).peekable();
-        for pair in fresh.drain(..) {
-            let key = pair.key();
-            while let Some(o) = old.next_if(|o| o.key() <= key) {
-                if o.key() != key && motion.pair_asleep(o.a, o.b) {
-                    cache.push(o);
-                }
-            }
-            cache.push(pair);
-        }
-        cache.extend(old.filter(|o| motion.pair_asleep(o.a, o.b)));
-        self.contacts = cache;
+        // A found pair has a mover, so it is never asleep: with no sleeping pair to carry
+        // over, the cache is the found pairs, already in pair order.
+        let spare = if old_cache.iter().any(|o| motion.pair_asleep(o.a, o.b)) {
+            let mut cache = std::mem::take(&mut scratch.cache);
+            cache.clear();
+            merge_sleeping(&mut cache, fresh.drain(..), old_cache.drain(..), motion);
+            self.contacts = cache;
+            fresh
+        } else {
+            self.contacts = fresh;
+            std::mem::take(&mut scratch.cache)
+        };
+        old_cache.clear();
         scratch.cache = old_cache;
+        scratch.fresh = spare;
         true
     }
+}
+
+/// This step's pairs `fresh` and the sleeping pairs of the old cache `old` into `cache`,
+/// in pair order (both come in pair order); old pairs neither found nor asleep end.
+fn merge_sleeping<const D: usize>(
+    cache: &mut Vec<PairContacts<D>>,
+    fresh: impl Iterator<Item = PairContacts<D>>,
+    old: impl Iterator<Item = PairContacts<D>>,
+    motion: &ColliderMotion,
+) where
+    Space<D>: Dim<D>,
+{
+    let mut old = old.peekable();
+    for pair in fresh {
+        let key = pair.key();
+        while let Some(o) = old.next_if(|o| o.key() <= key) {
+            if o.key() != key && motion.pair_asleep(o.a, o.b) {
+                cache.push(o);
+            }
+        }
+        cache.push(pair);
+    }
+    cache.extend(old.filter(|o| motion.pair_asleep(o.a, o.b)));
 }
 
 /// Found pairs per parallel task of the per-pair stages.

@@ -84,7 +84,8 @@ impl<const D: usize> Sweep<D>
 where
     Space<D>: Dim<D>,
 {
-    /// Computed once per body: every candidate pair reads the translation and the turn.
+    /// The translation and turn are computed here, once per sweep, for every candidate
+    /// pair to read.
     fn new(start: Pose<D>, end: Pose<D>, local_com: Vector<D>) -> Self {
         let com = |pose: &Pose<D>| pose.transform_point(&local_com.into()).coords;
         Self {

@@ -377,7 +377,6 @@ where
             total += f.manifolds.len();
         }
         firsts.push(total);
-        constraints.truncate(total);
         let placeholder = ContactConstraint::new(0, 0, Vector::<D>::zeros(), 0.0, 0.0, []);
         constraints.resize(total, placeholder);
         let index = &index[..];

@@ -22,13 +22,12 @@
 //! step (the bodies have not moved since the cache was written).
 
 use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
-use crate::contacts::{pair_key as key, PairContacts};
+use crate::contacts::{pair_key as key, CachedManifold, PairContacts};
 use crate::desc::BodyKind;
 use crate::error::{check_non_negative, check_positive, WorldError};
 use crate::reuse::PairBasis;
 use crate::world::World;
 use fathom_math::{Dim, Real, Space, Vector};
-use fathom_narrowphase::{ContactPoint, Manifold};
 use fathom_solver::{Motion, SolverBody};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -129,7 +128,9 @@ where
 {
     pub a: ColliderHandle,
     pub b: ColliderHandle,
-    pub manifolds: Vec<Manifold<D>>,
+    /// In the cache's form: each point carries its warm start, and the solved impulses once
+    /// the solver has run.
+    pub manifolds: Vec<CachedManifold<D>>,
     pub basis: Option<PairBasis<D>>,
     /// The pair's index in the world's contact cache, if it has one.
     pub cached: Option<usize>,
@@ -314,7 +315,7 @@ where
             found.push(FoundPair {
                 a: p.a,
                 b: p.b,
-                manifolds: to_manifolds(p),
+                manifolds: p.manifolds.clone(),
                 // Asleep, neither body moved since the points were placed.
                 basis: p.basis.clone(),
                 cached: Some(i),
@@ -451,27 +452,4 @@ where
             }
         }
     }
-}
-
-/// The cached manifolds of a pair as narrowphase manifolds (for a woken island).
-fn to_manifolds<const D: usize>(p: &PairContacts<D>) -> Vec<Manifold<D>>
-where
-    Space<D>: Dim<D>,
-{
-    p.manifolds
-        .iter()
-        .map(|m| Manifold {
-            normal: m.normal,
-            points: m
-                .points
-                .iter()
-                .map(|q| ContactPoint {
-                    point_a: q.point_a,
-                    point_b: q.point_b,
-                    depth: q.separation,
-                    id: q.id,
-                })
-                .collect(),
-        })
-        .collect()
 }

@@ -115,7 +115,7 @@ where
         laps.lap(&mut p.write_back);
         self.continuous_collision(&scratch.start_poses);
         laps.lap(&mut p.continuous);
-        let cache_changed = self.cache_contacts(&manifolds, &mut scratch);
+        let cache_changed = self.cache_contacts(&mut manifolds, &mut scratch);
         self.update_events(cache_changed, &mut scratch.touching);
         laps.lap(&mut p.contacts_events);
         self.update_islands(&manifolds);
@@ -252,12 +252,14 @@ where
         scratch.buffers_for(scratch.jobs.len());
         let jobs = &scratch.jobs;
         let buffers = &mut scratch.buffers[..jobs.len()];
+        let raw = &mut scratch.raw[..jobs.len()];
         let bases = &mut scratch.bases[..jobs.len()];
         jobs.par_iter()
-            .zip(buffers.par_iter_mut().zip(bases.par_iter_mut()))
-            .for_each(|(j, (out, basis))| {
+            .zip(buffers.par_iter_mut().zip(raw.par_iter_mut()))
+            .zip(bases.par_iter_mut())
+            .for_each(|((j, (out, raw)), basis)| {
                 out.clear();
-                *basis = self.pair_manifolds(j, out);
+                *basis = self.pair_manifolds(j, out, raw);
             });
         let outs = scratch.buffers.iter_mut().zip(scratch.bases.iter_mut());
         let (mut reused, mut apart) = (0, 0);
@@ -284,19 +286,20 @@ where
         (reused, apart)
     }
 
-    /// One job's manifolds into `out`: last step's, moved with the bodies, while they still
-    /// hold (`reuse.rs`); none while the pair is still known apart; otherwise the
-    /// narrowphase's, found with a reach of `contact_reuse` more than the job's so that later
-    /// steps can reuse them. Returns their basis (`None`: not reusable), and true when they
-    /// were an earlier step's.
+    /// One job's manifolds into `out`, each point with its warm start: last step's, moved with
+    /// the bodies, while they still hold (`reuse.rs`); none while the pair is still known
+    /// apart; otherwise the narrowphase's (through `raw`), found with a reach of
+    /// `contact_reuse` more than the job's so that later steps can reuse them. Returns their
+    /// basis (`None`: not reusable), and true when they were an earlier step's.
     fn pair_manifolds(
         &self,
         j: &PairJob<D>,
-        out: &mut Vec<Manifold<D>>,
+        out: &mut Vec<CachedManifold<D>>,
+        raw: &mut Vec<Manifold<D>>,
     ) -> (Option<PairBasis<D>>, bool) {
         let reuse = self.settings.contact_reuse;
+        let cached = j.cached.map(|i| &self.contacts[i]);
         if reuse > 0.0 {
-            let cached = j.cached.map(|i| &self.contacts[i]);
             if let Some((p, basis)) = cached.and_then(|p| Some((p, p.basis.as_ref()?))) {
                 if basis.holds(&j.pose_a, &j.pose_b, j.margin) {
                     let moved = basis.carry(&p.manifolds, &j.pose_a, &j.pose_b, out);
@@ -319,7 +322,9 @@ where
         let (da, db) = (sa as &dyn Sdf<D>, sb as &dyn Sdf<D>);
         // Shapes, poses and margins are validated on the way in; an error means a pair of
         // kinds with no contact query, so no contact.
-        let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, out);
+        raw.clear();
+        let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, raw);
+        out.extend(raw.iter().map(|m| warm_started(m, cached)));
         let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
         let radius = [shape_radius(da), shape_radius(db)];
         let basis = (reuse > 0.0 && reusable)
@@ -396,7 +401,6 @@ where
             &self.colliders.get(f.a).expect("live"),
             &self.colliders.get(f.b).expect("live"),
         );
-        let old = f.cached.map(|i| &self.contacts[i]);
         let friction = (ca.friction * cb.friction).sqrt();
         let restitution = ca.restitution.max(cb.restitution);
         let (ia, ib) = (
@@ -408,14 +412,9 @@ where
             // The friction impulse is carried over as a vector, in this step's tangents.
             let tangents = c.tangents;
             c.points.extend(m.points.iter().map(|p| {
-                let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.depth, p.id);
-                match old.and_then(|o| o.warm_start(p.id)) {
-                    Some((normal, friction)) => point.with_warm_start(
-                        normal,
-                        [friction.dot(&tangents[0]), friction.dot(&tangents[1])],
-                    ),
-                    None => point,
-                }
+                let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.separation, p.id);
+                let f = &p.friction_impulse;
+                point.with_warm_start(p.normal_impulse, [f.dot(&tangents[0]), f.dot(&tangents[1])])
             }));
             *slot = c;
         }
@@ -449,43 +448,36 @@ where
         self.frozen_now = frozen;
     }
 
-    /// Stage 6b: the new manifolds with their impulses become the cache. Both lists are in
-    /// pair order, so one merge walk carries the sleeping pairs over (moved, not copied) and
-    /// hands a persisting pair its old manifold buffer to refill. Returns false when the cache
-    /// is left as it was: no pair found, and every cached pair asleep already.
-    fn cache_contacts(&mut self, found: &Found<D>, scratch: &mut StepScratch<D>) -> bool {
+    /// Stage 6b: the solved impulses go into the found pairs' manifolds, which become the
+    /// cache (moved, not copied); the buffers those pairs had in the old cache go back to the
+    /// step's job buffers. Both lists are in pair order, so one merge walk carries the
+    /// sleeping pairs over. Returns false when the cache is left as it was: no pair found,
+    /// and every cached pair asleep already.
+    fn cache_contacts(&mut self, found: &mut Found<D>, scratch: &mut StepScratch<D>) -> bool {
         let settled = found.is_empty();
         if settled && self.cache_settled {
             return false;
         }
         self.cache_settled = settled;
+        let solved = &scratch.constraints[..];
+        found
+            .par_iter_mut()
+            .zip(scratch.firsts.par_windows(2))
+            .with_min_len(PAIR_TASK)
+            .for_each(|(f, range)| {
+                store_impulses(&mut f.manifolds, &solved[range[0]..range[1]]);
+            });
         let mut old_cache = std::mem::take(&mut self.contacts);
+        let spent = found.iter().filter_map(|f| f.cached);
+        scratch.give_back(spent.map(|i| std::mem::take(&mut old_cache[i].manifolds)));
         let mut fresh = std::mem::take(&mut scratch.fresh);
         fresh.clear();
-        fresh.extend(found.iter().map(|f| {
-            PairContacts {
-                a: f.a,
-                b: f.b,
-                manifolds: f
-                    .cached
-                    .map(|i| std::mem::take(&mut old_cache[i].manifolds))
-                    .unwrap_or_default(),
-                basis: f.basis.clone(),
-            }
+        fresh.extend(found.iter_mut().map(|f| PairContacts {
+            a: f.a,
+            b: f.b,
+            manifolds: std::mem::take(&mut f.manifolds),
+            basis: f.basis.take(),
         }));
-        let solved = &scratch.constraints[..];
-        let ranges = scratch.firsts.par_windows(2);
-        fresh
-            .par_iter_mut()
-            .zip(found.par_iter().zip(ranges))
-            .with_min_len(PAIR_TASK)
-            .for_each(|(pair, (f, range))| {
-                let constraints = &solved[range[0]..range[1]];
-                let manifolds = f.manifolds.iter().zip(constraints);
-                pair.manifolds.clear();
-                pair.manifolds
-                    .extend(manifolds.map(|(m, c)| cached_manifold(m, c)));
-            });
         let motion = &mut scratch.motion;
         self.collider_motion(motion);
         // A found pair has a mover, so it is never asleep: with no sleeping pair to carry
@@ -570,32 +562,49 @@ fn seek<I: Iterator>(
     sorted.peek().filter(|x| key_of(x) == key)
 }
 
-/// A solved manifold with its impulses, as the cache keeps it.
-fn cached_manifold<const D: usize>(m: &Manifold<D>, c: &ContactConstraint<D>) -> CachedManifold<D>
+/// A narrowphase manifold in the cache's form, each point warm-started with the impulses its
+/// id had in the pair's `old` cache entry (none: zero).
+fn warm_started<const D: usize>(m: &Manifold<D>, old: Option<&PairContacts<D>>) -> CachedManifold<D>
 where
     Space<D>: Dim<D>,
 {
-    let points = m
-        .points
-        .iter()
-        .zip(&c.points)
-        .map(|(p, s)| CachedPoint {
+    let points = m.points.iter().map(|p| {
+        let warm = old.and_then(|o| o.warm_start(p.id));
+        let (normal_impulse, friction_impulse) = warm.unwrap_or((0.0, Vector::zeros()));
+        CachedPoint {
             point_a: p.point_a,
             point_b: p.point_b,
             separation: p.depth,
             id: p.id,
-            normal_impulse: s.normal_impulse,
-            friction_impulse: c.tangents[0] * s.tangent_impulse[0]
+            normal_impulse,
+            friction_impulse,
+            total_normal_impulse: 0.0,
+        }
+    });
+    CachedManifold {
+        normal: m.normal,
+        points: points.collect(),
+    }
+}
+
+/// A pair's solved impulses into its manifolds' points; friction as a world vector, which the
+/// next step projects onto its own tangents.
+fn store_impulses<const D: usize>(
+    manifolds: &mut [CachedManifold<D>],
+    solved: &[ContactConstraint<D>],
+) where
+    Space<D>: Dim<D>,
+{
+    for (m, c) in manifolds.iter_mut().zip(solved) {
+        for (p, s) in m.points.iter_mut().zip(&c.points) {
+            p.normal_impulse = s.normal_impulse;
+            p.friction_impulse = c.tangents[0] * s.tangent_impulse[0]
                 + if D == 3 {
                     c.tangents[1] * s.tangent_impulse[1]
                 } else {
                     Vector::zeros()
-                },
-            total_normal_impulse: s.total_normal_impulse,
-        })
-        .collect();
-    CachedManifold {
-        normal: c.normal,
-        points,
+                };
+            p.total_normal_impulse = s.total_normal_impulse;
+        }
     }
 }

@@ -14,13 +14,12 @@
 //! step's reach plus [`WorldSettings::contact_reuse`](crate::WorldSettings::contact_reuse).
 //! So every point a fresh query would find within this step's reach was within the old
 //! query's reach and is in the reused manifold; only speculative points beyond the reach can
-//! be missing. A reused point keeps its id (warm starting is unchanged), follows its own body
+//! be missing. A reused point keeps its id and its impulses (its warm start), follows its own body
 //! and gets its separation from where both bodies are now.
 
 use crate::arena::ColliderHandle;
-use crate::contacts::{pair_key, CachedManifold};
+use crate::contacts::{pair_key, CachedManifold, CachedPoint};
 use fathom_math::{Dim, Pose, Real, Space, Vector};
-use fathom_narrowphase::{ContactPoint, Manifold};
 use fathom_sdf::{Sdf, Shape};
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
@@ -127,14 +126,14 @@ where
         reach + self.drift(pose_a, pose_b) <= self.reach
     }
 
-    /// `cached`, placed at this basis' poses, moved to `pose_a` and `pose_b` into `out`; the
-    /// basis of the moved manifolds.
+    /// `cached`, placed at this basis' poses, moved to `pose_a` and `pose_b` into `out`, each
+    /// point keeping its impulses (its warm start); the basis of the moved manifolds.
     pub(crate) fn carry(
         &self,
         cached: &[CachedManifold<D>],
         pose_a: &Pose<D>,
         pose_b: &Pose<D>,
-        out: &mut Vec<Manifold<D>>,
+        out: &mut Vec<CachedManifold<D>>,
     ) -> Self {
         let move_a = pose_a * self.pose_a.inverse();
         let move_b = pose_b * self.pose_b.inverse();
@@ -143,14 +142,14 @@ where
             let normal = move_a.rotation * m.normal;
             let points = m.points.iter().map(|p| {
                 let (point_a, point_b) = (moved(&move_a, &p.point_a), moved(&move_b, &p.point_b));
-                ContactPoint {
+                CachedPoint {
                     point_a,
                     point_b,
-                    depth: (point_b - point_a).dot(&normal),
-                    id: p.id,
+                    separation: (point_b - point_a).dot(&normal),
+                    ..p.clone()
                 }
             });
-            Manifold {
+            CachedManifold {
                 normal,
                 points: points.collect(),
             }

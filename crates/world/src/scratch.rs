@@ -3,9 +3,9 @@
 //! Nothing here outlives a step's meaning; it is never serialised.
 
 use crate::arena::ColliderHandle;
-use crate::contacts::PairContacts;
+use crate::contacts::{CachedManifold, PairContacts};
 use crate::events::Touch;
-use crate::islands::{ColliderMotion, Found, FoundPair};
+use crate::islands::{ColliderMotion, Found};
 use crate::reuse::{PairBasis, SeparatedPair};
 use fathom_math::{Dim, Pose, Real, Space};
 use fathom_narrowphase::Manifold;
@@ -39,8 +39,11 @@ where
     pub motion: ColliderMotion,
     pub jobs: Vec<PairJob<D>>,
     /// One manifold buffer per job (at least as many as jobs); a pair's buffer moves into
-    /// `found` and comes back cleared when the step ends.
-    pub buffers: Vec<Vec<Manifold<D>>>,
+    /// `found`, then into the contact cache, and the buffer the pair had in the cache comes
+    /// back cleared (`World::cache_contacts`).
+    pub buffers: Vec<Vec<CachedManifold<D>>>,
+    /// One narrowphase output buffer per job, converted into `buffers` with warm starts.
+    pub raw: Vec<Vec<Manifold<D>>>,
     /// Per job, what its manifolds were computed from and whether they were last step's
     /// (taken into `found`).
     pub bases: Vec<(Option<PairBasis<D>>, bool)>,
@@ -72,21 +75,28 @@ where
         if self.buffers.len() < n {
             self.buffers.resize_with(n, Vec::new);
         }
+        if self.raw.len() < n {
+            self.raw.resize_with(n, Vec::new);
+        }
         if self.bases.len() < n {
             self.bases.resize(n, (None, false));
         }
     }
 
-    /// The step's manifolds are spent: their buffers go back, cleared, for the next step.
+    /// The step is over: `found`'s manifolds went into the cache; its list comes back empty.
     pub fn recycle(&mut self, mut found: Found<D>) {
-        let mut spare = self.buffers.iter_mut().filter(|b| b.capacity() == 0);
-        for FoundPair { mut manifolds, .. } in found.drain(..) {
-            manifolds.clear();
-            match spare.next() {
-                Some(slot) => *slot = manifolds,
-                None => break,
-            }
-        }
+        found.clear();
         self.found = found;
+    }
+
+    /// The `spent` buffers, cleared, into the job buffers whose own moved into the cache (those
+    /// with no capacity), in one walk; what does not fit is dropped.
+    pub fn give_back(&mut self, spent: impl Iterator<Item = Vec<CachedManifold<D>>>) {
+        let mut slots = self.buffers.iter_mut().filter(|b| b.capacity() == 0);
+        for mut buffer in spent.filter(|b| b.capacity() > 0) {
+            let Some(slot) = slots.next() else { return };
+            buffer.clear();
+            *slot = buffer;
+        }
     }
 }

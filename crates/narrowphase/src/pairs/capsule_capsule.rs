@@ -33,6 +33,7 @@ use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::cross3;
 use crate::types::Manifold;
+use fathom_math::arrayvec::ArrayVec;
 use fathom_math::segment::{closest_between_segments, closest_on_segments};
 
 /// Segments closer to parallel than this (sine of their angle) may touch along a line. An outer
@@ -245,13 +246,13 @@ where
     /// The candidate axes of touching or crossing segments: the faces of their Minkowski
     /// difference (2D: each segment's normal; 3D: the cross product of the directions). For
     /// parallel segments (3D) or points, the direction from A's line towards B's centre.
-    fn touching_axes(&self) -> Vec<(Vector<D>, Owner)> {
+    fn touching_axes(&self) -> ArrayVec<(Vector<D>, Owner), 2> {
         let unit = |v: Vector<D>| {
             let len = v.norm();
             (len > 0.0).then(|| v / len)
         };
         let (ua, ub) = (unit(self.a1 - self.a0), unit(self.b1 - self.b0));
-        let mut axes = Vec::new();
+        let mut axes = ArrayVec::new();
         if D == 2 {
             axes.extend(ua.map(|u| (perp(&u), Owner::A)));
             axes.extend(ub.map(|u| (perp(&u), Owner::B)));

@@ -30,6 +30,7 @@ use super::{world_point, ClosedForm, Closest, Ctx};
 use crate::manifold::{reduce, to_world, Candidate, Candidates};
 use crate::obb::{cross3, Face, Obb};
 use crate::types::Manifold;
+use fathom_math::arrayvec::ArrayVec;
 use fathom_math::segment::closest_on_segments;
 
 /// Below this distance (a fraction of the smaller shape's size) the segment is taken as
@@ -124,6 +125,13 @@ where
         let s = ctx.settings;
         let l = self.local();
         let (face, other) = l.axes();
+        // A separating axis's gap is at most the core distance: beyond the margin already.
+        let gap = other
+            .as_ref()
+            .map_or(face.separation, |o| o.separation.max(face.separation));
+        if gap - self.radius > s.margin {
+            return (-face.normal, ManifoldPoints::new());
+        }
         let near = l.near(&face, other.as_ref(), s.size);
         if near.core_separation - self.radius > s.margin {
             return (-near.normal, ManifoldPoints::new());
@@ -201,11 +209,12 @@ where
             return (face, None);
         }
         let u = d / len;
-        let others: Vec<(Vector<D>, Option<usize>)> = if D == 2 {
+        // At most one axis per box edge direction: no heap in the per-pair path.
+        let others: ArrayVec<(Vector<D>, Option<usize>), 3> = if D == 2 {
             let mut perp = Vector::<D>::zeros();
             perp[0] = -u[1];
             perp[1] = u[0];
-            vec![(perp, None)]
+            std::iter::once((perp, None)).collect()
         } else {
             (0..D)
                 .filter_map(|i| {

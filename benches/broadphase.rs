@@ -120,6 +120,7 @@ fn fathom(sc: &Scene, parallel_threshold: usize) -> Broadphase<3> {
     let config = BroadphaseConfig {
         margin: MARGIN,
         parallel_threshold,
+        ..BroadphaseConfig::default()
     };
     let mut bp = Broadphase::with_config(config).expect("valid config");
     let items = sc

@@ -7,12 +7,15 @@
 //! still fits inside the fat box changes nothing (no tree work, no pair work);
 //! otherwise the fat box is recomputed from the new tight box and the leaf is
 //! re-inserted. Static proxies use no margin (they seldom move, and a margin on
-//! both sides of a dynamic/static pair would only add false candidates).
+//! both sides of a dynamic/static pair would only add false candidates). A proxy
+//! updated with its displacement ([`Broadphase::update_moving`]) gets a fat box that
+//! also reaches [`BroadphaseConfig::prediction`] displacements ahead, so a body in
+//! steady flight leaves it every few steps instead of every step or two.
 
 use crate::error::{check_aabb, check_non_negative, BroadphaseError};
 use crate::proxy::{KeyMap, Proxy, ProxyKind};
 use crate::tree::{BuildLeaf, Tree};
-use fathom_math::{Aabb, Dim, Real, Space};
+use fathom_math::{Aabb, Dim, Real, Space, Vector};
 
 /// Tuning of a [`Broadphase`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,6 +23,10 @@ pub struct BroadphaseConfig {
     /// How much a dynamic proxy's fat box exceeds its tight box on every side,
     /// in world units (metres). Larger: fewer re-insertions, more candidate pairs.
     pub margin: Real,
+    /// How many displacements ahead a moving proxy's re-inserted fat box reaches
+    /// ([`Broadphase::update_moving`]); 0 turns prediction off. Larger: fewer
+    /// re-insertions of fast bodies, longer fat boxes.
+    pub prediction: Real,
     /// Pair updates with at least this many moved proxies run on rayon;
     /// the result is identical either way. `usize::MAX` keeps it serial.
     pub parallel_threshold: usize,
@@ -29,6 +36,7 @@ impl Default for BroadphaseConfig {
     fn default() -> Self {
         Self {
             margin: 0.1,
+            prediction: 4.0,
             parallel_threshold: 512,
         }
     }
@@ -85,10 +93,11 @@ where
         Self::default()
     }
 
-    /// An empty broadphase; fails when the margin is negative or not finite,
-    /// or the parallel threshold is 0.
+    /// An empty broadphase; fails when the margin or the prediction is negative or
+    /// not finite, or the parallel threshold is 0.
     pub fn with_config(config: BroadphaseConfig) -> Result<Self, BroadphaseError> {
         check_non_negative("config.margin", config.margin)?;
+        check_non_negative("config.prediction", config.prediction)?;
         if config.parallel_threshold == 0 {
             return Err(BroadphaseError::InvalidArgument {
                 field: "config.parallel_threshold",
@@ -342,7 +351,26 @@ where
     /// left the fat box, so the proxy was re-inserted and will be re-paired at
     /// the next [`Broadphase::update_pairs`]; `false` when nothing else changed.
     pub fn update(&mut self, key: u64, aabb: Aabb<D>) -> Result<bool, BroadphaseError> {
+        self.update_moving(key, aabb, &Vector::<D>::zeros())
+    }
+
+    /// [`Broadphase::update`] for a proxy that moves by `displacement` (world frame) a
+    /// step: when it is re-inserted, its fat box also covers the tight box moved
+    /// [`BroadphaseConfig::prediction`] displacements ahead. Where that box would not be
+    /// finite (a displacement near `f32::MAX`), the plain fat box is used.
+    pub fn update_moving(
+        &mut self,
+        key: u64,
+        aabb: Aabb<D>,
+        displacement: &Vector<D>,
+    ) -> Result<bool, BroadphaseError> {
         check_aabb("aabb", &aabb)?;
+        if !displacement.iter().all(|x| x.is_finite()) {
+            return Err(BroadphaseError::InvalidArgument {
+                field: "displacement",
+                reason: "must be finite",
+            });
+        }
         let slot = self.slot(key)?;
         let (kind, leaf) = {
             let p = self.proxy_mut(slot);
@@ -354,6 +382,12 @@ where
             return Ok(false);
         }
         let fat = aabb.loosened(self.margin_of(kind));
+        let ahead = fat.merge(&fat.translated(&(displacement * self.config.prediction)));
+        let fat = if check_aabb("", &ahead).is_ok() {
+            ahead
+        } else {
+            fat
+        };
         self.trees[kind.tree()].reinsert(leaf, fat);
         let p = self.proxy_mut(slot);
         if !p.moved {

@@ -47,6 +47,13 @@ where
         bp.update(9, unit(0.0)),
         Err(BroadphaseError::UnknownKey { key: 9 })
     );
+    assert!(matches!(
+        bp.update_moving(1, unit(5.0), &Vector::<D>::repeat(Real::INFINITY)),
+        Err(BroadphaseError::InvalidArgument {
+            field: "displacement",
+            ..
+        })
+    ));
     assert_eq!(bp.remove(9), Err(BroadphaseError::UnknownKey { key: 9 }));
     assert_eq!(bp.aabb(9), Err(BroadphaseError::UnknownKey { key: 9 }));
     // A batch with one bad entry (or a repeated key) inserts nothing.
@@ -114,6 +121,17 @@ where
         Broadphase::<D>::with_config(bad),
         Err(BroadphaseError::InvalidArgument {
             field: "config.margin",
+            ..
+        })
+    ));
+    let bad = BroadphaseConfig {
+        prediction: Real::NAN,
+        ..BroadphaseConfig::default()
+    };
+    assert!(matches!(
+        Broadphase::<D>::with_config(bad),
+        Err(BroadphaseError::InvalidArgument {
+            field: "config.prediction",
             ..
         })
     ));

@@ -174,7 +174,9 @@ where
                     .loosened(spin.min(now.radius()));
                 c.aabb = swept;
                 // The key was inserted with the collider and the box is finite.
-                let _ = self.broadphase.update(ch.0.to_bits(), swept);
+                let _ = self
+                    .broadphase
+                    .update_moving(ch.0.to_bits(), swept, &motion);
             }
         }
     }

@@ -41,7 +41,10 @@
 //!
 //! **Pairs are found on fat boxes.** A dynamic proxy's fat box is its tight box grown by
 //! [`BroadphaseConfig::margin`] (default 0.1 m); it is only recomputed (from the current tight
-//! box) when the tight box leaves it. Static proxies have no margin. Two proxies are paired
+//! box) when the tight box leaves it; updated with its displacement a step
+//! ([`Broadphase::update_moving`]), it also reaches [`BroadphaseConfig::prediction`] (4)
+//! displacements ahead, so a falling body is re-inserted every few steps rather than every
+//! one or two. Static proxies have no margin. Two proxies are paired
 //! when their fat boxes ([`Broadphase::fat_aabb`]) overlap, touching included, and at least one
 //! is dynamic; begin/end events are exactly the difference of that set between two calls (the
 //! tests check it against [`Broadphase::brute_force_pairs`]). This gives the world hysteresis:

@@ -411,11 +411,12 @@ where
                     continue;
                 };
                 let pose = b.pose * c.local_pose;
-                if pose == c.world_pose && c.aabb == collider_aabb(&c.shape, &pose, c.margin) {
+                let aabb = collider_aabb(&c.shape, &pose, c.margin);
+                if pose == c.world_pose && c.aabb == aabb {
                     continue;
                 }
                 c.world_pose = pose;
-                c.aabb = collider_aabb(&c.shape, &pose, c.margin);
+                c.aabb = aabb;
                 if self.broadphase_ready {
                     // The key was inserted with the collider and the box is finite.
                     let _ = self.broadphase.update(ch.0.to_bits(), c.aabb);

@@ -383,11 +383,7 @@ where
         }
         let fat = aabb.loosened(self.margin_of(kind));
         let ahead = fat.merge(&fat.translated(&(displacement * self.config.prediction)));
-        let fat = if check_aabb("", &ahead).is_ok() {
-            ahead
-        } else {
-            fat
-        };
+        let fat = if ahead.is_valid() { ahead } else { fat };
         self.trees[kind.tree()].reinsert(leaf, fat);
         let p = self.proxy_mut(slot);
         if !p.moved {

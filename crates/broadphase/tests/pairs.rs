@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{box_from, Lcg};
+use common::{box_from, unit_at, Lcg};
 use fathom_broadphase::{Broadphase, BroadphaseConfig, PairChanges, ProxyKind};
 use fathom_math::{Aabb, Dim, Real, Space, Vector};
 use proptest::prelude::*;
@@ -280,11 +280,7 @@ fn groups_never_pair<const D: usize>()
 where
     Space<D>: Dim<D>,
 {
-    let unit = |x: Real| {
-        let mut lo = Vector::<D>::repeat(0.0);
-        lo[0] = x;
-        Aabb::new(lo, lo + Vector::<D>::repeat(1.0))
-    };
+    let unit = |x: Real| unit_at::<D>(0, x);
     let mut bp = Broadphase::<D>::new();
     for k in 0..10u64 {
         bp.insert(k, unit(0.01 * k as Real), ProxyKind::Dynamic)
@@ -332,11 +328,7 @@ fn prediction_reinserts_less<const D: usize>()
 where
     Space<D>: Dim<D>,
 {
-    let at = |y: Real| {
-        let mut lo = Vector::<D>::repeat(0.0);
-        lo[1] = y;
-        Aabb::new(lo, lo + Vector::<D>::repeat(1.0))
-    };
+    let at = |y: Real| unit_at::<D>(1, y);
     let mut step = Vector::<D>::zeros();
     step[1] = -0.03;
     let count = |predict: bool| {

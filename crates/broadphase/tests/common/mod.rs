@@ -13,6 +13,13 @@ pub fn box_from<const D: usize>(c: &[i8; 6]) -> Aabb<D> {
     Aabb::from_center_half_extents(center, half)
 }
 
+/// The unit box whose lower corner is at `x` along `axis` and 0 along the others.
+pub fn unit_at<const D: usize>(axis: usize, x: Real) -> Aabb<D> {
+    let mut lo = Vector::<D>::zeros();
+    lo[axis] = x;
+    Aabb::new(lo, lo.add_scalar(1.0))
+}
+
 /// A deterministic pseudo-random sequence in [0, 1) (LCG), for large fixed scenes.
 pub struct Lcg(pub u64);
 

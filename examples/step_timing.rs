@@ -1,7 +1,8 @@
 //! Wall-clock time per step of a shipped demo scene: mean, median and the worst step.
 //!
 //! `cargo run --release --example step_timing -- <scene> [warm-up steps] [timed steps]`
-//! (default `pyramid_3d 120 100`); `SLEEP=1` lets islands sleep, `CONTACT_REUSE=0` turns
+//! (default `pyramid_3d 120 100`; `balls_1000` and `boxes_1000` are the lattice piles of
+//! `benches/rapier_step.rs`); `SLEEP=1` lets islands sleep, `CONTACT_REUSE=0` turns
 //! manifold reuse off. The mean time of each stage
 //! comes from `World::profile`. A quick look while working
 //! on speed (and a target for `perf record`); the comparison with Rapier is
@@ -11,6 +12,9 @@ use fathom_app::demo_scenes::demo_scene;
 use fathom_math::{Dim, Space};
 use fathom_physics::world::SceneFile;
 use fathom_world::World;
+
+#[path = "../benches/support/piles.rs"]
+mod piles;
 
 fn measure<const D: usize>(name: &str, mut w: World<D>, warm: usize, n: usize)
 where
@@ -67,7 +71,12 @@ fn main() {
     let name = std::env::args().nth(1).unwrap_or("pyramid_3d".into());
     let warm: usize = std::env::args().nth(2).map_or(120, |s| s.parse().unwrap());
     let n: usize = std::env::args().nth(3).map_or(100, |s| s.parse().unwrap());
-    match (demo_scene(&name).unwrap().build)() {
+    let file = match name.as_str() {
+        "balls_1000" => SceneFile::Scene3D(piles::ball_pile()),
+        "boxes_1000" => SceneFile::Scene3D(piles::box_pile()),
+        _ => (demo_scene(&name).unwrap().build)(),
+    };
+    match file {
         SceneFile::Scene2D(s) => measure(&name, s.build().unwrap(), warm, n),
         SceneFile::Scene3D(s) => measure(&name, s.build().unwrap(), warm, n),
     }

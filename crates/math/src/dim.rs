@@ -110,17 +110,22 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     fn inertia_apply(a: &Self::AngularInertia, w: &Self::AngVector) -> Self::AngVector;
     /// True when every component is finite.
     fn inertia_is_finite(a: &Self::AngularInertia) -> bool;
+    /// The body-frame inertia [`Dim::gyroscopic`] needs, from the body-frame inverse inertia
+    /// (computed once a step, not every substep); `None` where the gyroscopic change is zero:
+    /// in 2D (ω × Iω = 0 for a scalar spin), for an isotropic body and for one with a locked
+    /// (zero) inverse-inertia axis.
+    fn gyroscopic_inertia(inv_inertia_local: &Self::AngularInertia)
+        -> Option<Self::AngularInertia>;
     /// The torque-free (gyroscopic) change of a spinning body's world angular velocity `w`
     /// over a substep of `h` seconds: the `x` for which the world angular momentum is the same
     /// after the body turns from `r` at the midpoint spin `(w + x) / 2` (by
     /// [`Dim::integrate_rotation`], as a free body drifts), solved implicitly (Newton), so the
     /// angular momentum is kept to round-off and fast spins stay stable. Between them the world
-    /// inertia turns with the body and ω follows: the tennis-racket flip. `inv_inertia_local`
-    /// is the body-frame inverse inertia. Identity in 2D (ω × Iω = 0 for a scalar spin) and for
-    /// a body with a locked (zero) inverse-inertia axis.
+    /// inertia turns with the body and ω follows: the tennis-racket flip. `inertia_local`
+    /// is the body-frame inertia of [`Dim::gyroscopic_inertia`].
     fn gyroscopic(
         r: &Self::Rotation,
-        inv_inertia_local: &Self::AngularInertia,
+        inertia_local: &Self::AngularInertia,
         w: &Self::AngVector,
         h: Real,
     ) -> Self::AngVector;
@@ -233,6 +238,10 @@ impl Dim<2> for Space<2> {
         a.is_finite()
     }
     #[inline]
+    fn gyroscopic_inertia(_: &Real) -> Option<Real> {
+        None
+    }
+    #[inline]
     fn gyroscopic(_: &Self::Rotation, _: &Real, w: &Real, _: Real) -> Real {
         *w
     }
@@ -264,11 +273,11 @@ impl Dim<3> for Space<3> {
     }
     #[inline]
     fn ang_is_finite(a: &Vector3<Real>) -> bool {
-        a.iter().all(|x| x.is_finite())
+        crate::all_finite(a.as_slice())
     }
     #[inline]
     fn rotation_is_finite(r: &Self::Rotation) -> bool {
-        r.coords.iter().fold(true, |ok, x| ok & x.is_finite())
+        crate::all_finite(r.coords.as_slice())
     }
     #[inline]
     fn cross(a: &Vector3<Real>, b: &Vector3<Real>) -> Vector3<Real> {
@@ -343,23 +352,27 @@ impl Dim<3> for Space<3> {
     }
     #[inline]
     fn inertia_is_finite(a: &Matrix3<Real>) -> bool {
-        a.iter().all(|x| x.is_finite())
+        crate::all_finite(a.as_slice())
+    }
+    #[inline]
+    fn gyroscopic_inertia(inv: &Matrix3<Real>) -> Option<Matrix3<Real>> {
+        // Isotropic (ω × Iω = 0 for any ω): no change, and no inverse to take.
+        if *inv == Matrix3::from_diagonal_element(inv.m11) {
+            return None;
+        }
+        inv.try_inverse()
     }
     #[inline]
     fn gyroscopic(
         r: &Self::Rotation,
-        inv_inertia_local: &Matrix3<Real>,
+        inertia: &Matrix3<Real>,
         w: &Vector3<Real>,
         h: Real,
     ) -> Vector3<Real> {
-        // At rest, or isotropic (ω × Iω = 0 for any ω): no change, and no inverse to take.
-        let inv = inv_inertia_local;
-        if *inv == Matrix3::from_diagonal_element(inv.m11) || *w == Vector3::zeros() {
+        if *w == Vector3::zeros() {
             return *w;
         }
-        let Some(inertia) = inv.try_inverse() else {
-            return *w;
-        };
+        let inertia = *inertia;
         let world_inertia = |q: &Self::Rotation| {
             let m = q.to_rotation_matrix();
             m.matrix() * inertia * m.matrix().transpose()

@@ -73,6 +73,15 @@ pub type Pose2 = Pose<2>;
 pub type Pose3 = Pose<3>;
 
 /// True when every component of `v` is finite (neither NaN nor infinite).
+#[inline]
 pub fn is_finite_vec<const D: usize>(v: &Vector<D>) -> bool {
-    v.iter().fold(true, |ok, x| ok & x.is_finite())
+    all_finite(v.as_slice())
+}
+
+/// True when every number of `xs` is finite. Over a slice, not nalgebra's element iterator:
+/// the solver checks every body after every stage, and the slice loop unrolls to a few
+/// vector instructions where the iterator's stride bookkeeping cost ten times as many.
+#[inline]
+pub fn all_finite(xs: &[Real]) -> bool {
+    xs.iter().fold(true, |ok, x| ok & x.is_finite())
 }

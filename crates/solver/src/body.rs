@@ -84,6 +84,10 @@ where
     pub force: Vector<D>,
     /// External torque applied during this step, N m (world frame).
     pub torque: AngVector<D>,
+    /// Body-frame inertia for the gyroscopic term, set once a step by the solver (`None`:
+    /// no gyroscopic change, see [`Dim::gyroscopic_inertia`]).
+    #[serde(skip)]
+    pub(crate) gyroscopic_inertia: Option<AngularInertia<D>>,
     /// Velocities at the start of the current substep (linear, angular), before forces.
     #[serde(skip)]
     substep_start: Velocities<D>,
@@ -130,6 +134,7 @@ where
             torque: Space::<D>::ang_zero(),
             motion,
             delta_position: Vector::zeros(),
+            gyroscopic_inertia: None,
             substep_start: Velocities::default(),
             free: Velocities::default(),
             frozen: false,
@@ -204,6 +209,7 @@ where
     }
 
     /// True when the centre, rotation, velocities and accumulated motion are all finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
         // Non-short-circuit `&`: every body is checked after every stage, and the checks
         // pass; straight-line code is cheaper than a branch per component.
@@ -226,6 +232,7 @@ where
         self.inv_mass = 0.0;
         self.inv_inertia_local = Space::<D>::inertia_zero();
         self.inv_inertia = Space::<D>::inertia_zero();
+        self.gyroscopic_inertia = None;
         self.force = Vector::zeros();
         self.torque = Space::<D>::ang_zero();
         if !(is_finite_vec(&self.center) && is_finite_vec(&self.delta_position)) {

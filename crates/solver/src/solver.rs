@@ -217,15 +217,16 @@ fn step_here<const D: usize>(
         .pack(schedule.colour_ranges(), &work.contacts, &work.points);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
-        // The body stages guard each body they update (before and after in the position
-        // stage, so the biased solve is covered); the relax pass gets a guard stage.
+        // The body stages guard each body before and after they update it, so the passes
+        // between them are covered: the biased solve by the position stage, the relax pass
+        // by the next substep's velocity stage, the last one by the guard stage after them.
         integrate_velocities(bodies, &gravity, settings, &ctx);
         warm_start(bodies, work, constraints, schedule, &ctx);
         solve(bodies, work, constraints, schedule, &ctx, true, sweep);
         integrate_positions(bodies, &ctx);
         solve(bodies, work, constraints, schedule, &ctx, false, sweep);
-        freeze_non_finite(bodies);
     }
+    freeze_non_finite(bodies);
     work.lanes.unpack(&work.contacts, &mut work.points);
     apply_restitution(bodies, work, schedule, &ctx);
     freeze_non_finite(bodies);
@@ -386,6 +387,7 @@ fn prepare_bodies<const D: usize>(
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.delta_position = Vector::zeros();
         b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
+        b.gyroscopic_inertia = Space::<D>::gyroscopic_inertia(&b.inv_inertia_local);
     });
     for c in constraints.iter_mut() {
         c.prepare(bodies, ctx);
@@ -453,12 +455,18 @@ fn integrate_velocities<const D: usize>(
     let h = ctx.h;
     let max_w = (settings.max_rotation_per_substep * ctx.inv_h).min(settings.max_angular_speed);
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
+        // The relax pass of the substep before may have left the body non-finite.
+        guard(b);
         b.begin_substep();
         if b.motion == Motion::Dynamic {
             let accel = b.free_acceleration(gravity);
             let alpha = Space::<D>::inertia_apply(&b.inv_inertia, &b.torque);
-            let spin =
-                Space::<D>::gyroscopic(&b.rotation, &b.inv_inertia_local, &b.angular_velocity, h);
+            let spin = match &b.gyroscopic_inertia {
+                Some(inertia) => {
+                    Space::<D>::gyroscopic(&b.rotation, inertia, &b.angular_velocity, h)
+                }
+                None => b.angular_velocity,
+            };
             // Implicit damping: v' = v / (1 + h c) is stable for any rate.
             let v = (b.linear_velocity + accel * h) / (1.0 + h * b.linear_damping);
             let w = (spin + alpha * h) * (1.0 / (1.0 + h * b.angular_damping));

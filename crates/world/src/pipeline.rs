@@ -73,7 +73,20 @@ where
     ///
     /// Every stage fills a buffer of the world's step scratch (`scratch.rs`): a settled
     /// scene's step reuses the last step's memory.
+    ///
+    /// A world large enough for its stages to share work out steps on one of rayon's threads:
+    /// each stage's hand-off from a thread outside the pool (a game's main loop) would be a
+    /// sleep and a wake; from inside, the stages split their work without either.
     pub fn step(&mut self) {
+        let large = self.pairs.len() > PAIR_TASK || self.bodies.len() > PAIR_TASK;
+        if large && rayon::current_thread_index().is_none() {
+            rayon::scope(|_| self.step_here());
+        } else {
+            self.step_here();
+        }
+    }
+
+    fn step_here(&mut self) {
         let mut laps = Laps::start();
         let mut p = StepProfile::default();
         let mut scratch = std::mem::take(&mut self.scratch);

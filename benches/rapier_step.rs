@@ -7,6 +7,9 @@
 //! (Rapier's `num_solver_iterations` are its substeps). Each world is stepped a little first so the
 //! measurement is of a scene in contact, then each criterion iteration is one more step, within
 //! the same window of steps for both engines (see `bench_steps`).
+//! Fathom sweeps every body that moves more than half its size in a step (continuous
+//! collision); Rapier does only for bodies with CCD enabled, off by default, so each Rapier row
+//! is measured both ways (`rapier` and `rapier_ccd`).
 //! Sleeping is off in both engines, so both do the full work of every step (a pile at rest
 //! would otherwise measure as nearly free, at whatever moment each engine's timer fires). Before measuring, the mean height of the dynamic bodies of both
 //! worlds is printed, to show the two simulate the same scene.
@@ -60,11 +63,12 @@ where
 }
 
 /// The rapier world of a scene, for one rapier crate: the same code for rapier2d and rapier3d,
-/// whose types differ only in dimension. `$ang` turns a Fathom angle into Rapier's and `$cuboid`
+/// whose types differ only in dimension. `ccd` turns Rapier's continuous collision on for every
+/// dynamic body (it is off by default; Fathom sweeps every fast body, see the module docs). `$ang` turns a Fathom angle into Rapier's and `$cuboid`
 /// makes a box from half extents.
 macro_rules! rapier_world {
     ($name:ident, $rapier:ident, $d:literal, $ang:expr, $cuboid:expr) => {
-        fn $name(scene: &Scene<$d>) -> $rapier::prelude::PhysicsWorld {
+        fn $name(scene: &Scene<$d>, ccd: bool) -> $rapier::prelude::PhysicsWorld {
             use $rapier::prelude::*;
             let vec = |v: &fathom_physics::math::Vector<$d>| Vector::from_slice(v.as_slice());
             let mut w = PhysicsWorld::default();
@@ -84,6 +88,7 @@ macro_rules! rapier_world {
                     .linear_damping(body.linear_damping)
                     .angular_damping(body.angular_damping)
                     .gravity_scale(body.gravity_scale)
+                    .ccd_enabled(ccd && body.kind == BodyKind::Dynamic)
                     // Sleeping is off on both sides (see the module docs).
                     .can_sleep(false);
                 let handle = w.bodies.insert(rb);
@@ -216,6 +221,10 @@ where
     w
 }
 
+/// Rapier as shipped (continuous collision off), and with it on for every dynamic body, as
+/// Fathom always has it: a game that must not let fast bodies tunnel turns it on.
+const RAPIER_MODES: [(&str, bool); 2] = [("rapier", false), ("rapier_ccd", true)];
+
 fn rapier_step(c: &mut Criterion) {
     let pyramid_2d = scene_2d(demo("pyramid_2d"));
     let scenes_3d = [
@@ -235,34 +244,12 @@ fn rapier_step(c: &mut Criterion) {
             |w| w.step(),
             fathom_height,
         );
-        bench_steps(
-            c,
-            &id("rapier", scene),
-            pool,
-            || rapier_2d(&pyramid_2d),
-            |w| w.step(),
-            |w| {
-                mean_height(
-                    w.bodies
-                        .iter()
-                        .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
-                )
-            },
-        );
-        for (name, scene) in &scenes_3d {
+        for (engine, ccd) in RAPIER_MODES {
             bench_steps(
                 c,
-                &id("fathom", name),
+                &id(engine, scene),
                 pool,
-                || fathom_world(scene),
-                |w| w.step(),
-                fathom_height,
-            );
-            bench_steps(
-                c,
-                &id("rapier", name),
-                pool,
-                || rapier_3d(scene),
+                || rapier_2d(&pyramid_2d, ccd),
                 |w| w.step(),
                 |w| {
                     mean_height(
@@ -272,6 +259,32 @@ fn rapier_step(c: &mut Criterion) {
                     )
                 },
             );
+        }
+        for (name, scene) in &scenes_3d {
+            bench_steps(
+                c,
+                &id("fathom", name),
+                pool,
+                || fathom_world(scene),
+                |w| w.step(),
+                fathom_height,
+            );
+            for (engine, ccd) in RAPIER_MODES {
+                bench_steps(
+                    c,
+                    &id(engine, name),
+                    pool,
+                    || rapier_3d(scene, ccd),
+                    |w| w.step(),
+                    |w| {
+                        mean_height(
+                            w.bodies
+                                .iter()
+                                .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
+                        )
+                    },
+                );
+            }
         }
     }
 }

@@ -49,7 +49,7 @@ where
     let mut s = v.clone();
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     eprintln!(
-        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points, {} of {} touching pairs reused, {} known apart",
+        "{name}: {mean:.3} ms/step, median {:.3}, max {max:.3} at step {}; {} pairs, {} contact points, {} of {} touching pairs reused, {} known apart, {} colours",
         s[n / 2],
         warm + imax,
         w.candidate_pair_count(),
@@ -57,6 +57,7 @@ where
         w.profile().reused_pairs,
         w.profile().touching_pairs,
         w.profile().separated_pairs,
+        w.profile().colours,
     );
     let names = w.profile().stages().map(|(name, _)| name);
     let line: Vec<String> = names

@@ -341,9 +341,10 @@ where
         let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, raw);
         out.extend(raw.iter().map(|m| warm_started(m, cached)));
         let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
-        let radius = [shape_radius(da), shape_radius(db)];
-        let basis = (reuse > 0.0 && reusable)
-            .then(|| PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius));
+        let basis = (reuse > 0.0 && reusable).then(|| {
+            let radius = [shape_radius(da), shape_radius(db)];
+            PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius)
+        });
         (basis, false)
     }
 

@@ -75,4 +75,4 @@ pub use posed::{
 };
 pub use result::CastResult;
 pub use sphere_cast::{ray_cast, sphere_cast};
-pub use toi::{time_of_impact, ToiResult};
+pub use toi::{time_of_impact, time_of_impact_trusted, ToiResult};

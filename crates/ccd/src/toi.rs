@@ -89,6 +89,24 @@ where
     motion_b.validate("motion_b")?;
     check_non_negative("dt", dt)?;
     opts.validate()?;
+    time_of_impact_trusted(a, motion_a, b, motion_b, dt, opts)
+}
+
+/// [`time_of_impact`] for a caller that has validated the motions, `dt` and `opts` itself (a
+/// world checks poses, velocities and settings where they enter it, not once per pair per
+/// step). Invalid inputs give an unspecified result, never undefined behaviour; a shape with
+/// a bad Lipschitz constant or a NaN distance is still an error.
+pub fn time_of_impact_trusted<const D: usize>(
+    a: &dyn Sdf<D>,
+    motion_a: &Motion<D>,
+    b: &dyn Sdf<D>,
+    motion_b: &Motion<D>,
+    dt: Real,
+    opts: &ToiOptions,
+) -> Result<ToiResult<D>>
+where
+    Space<D>: Dim<D>,
+{
     let (fa, fb) = (Field::new("a", a)?, Field::new("b", b)?);
     let speed = (motion_a.linvel - motion_b.linvel).norm()
         + motion_a.spin_speed(a)

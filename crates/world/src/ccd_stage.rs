@@ -146,39 +146,58 @@ where
     }
 
     /// Stage 6: sweeps fast and bullet bodies, clips them at their first impact, then
-    /// refreshes every moved collider's pose and box to the end of the step.
-    pub(crate) fn continuous_collision(&mut self, start: &[Option<Pose<D>>]) {
-        let swept: Vec<BodyHandle> = self
-            .bodies
-            .iter()
-            .filter(|(h, b)| {
-                b.kind == BodyKind::Dynamic
-                    && !self.sleep.sleeping(*h)
-                    && self.needs_sweep(*h, start)
-            })
-            .map(|(h, _)| h)
-            .collect();
+    /// refreshes every moved collider's pose and box to the end of the step. `sweeps` gets
+    /// every awake moving body's sweep, computed once for all the pairs that read it.
+    pub(crate) fn continuous_collision(
+        &mut self,
+        start: &[Option<Pose<D>>],
+        sweeps: &mut Vec<Option<Sweep<D>>>,
+    ) {
+        let swept = self.sweeps_of_step(start, sweeps);
+        let sweeps = &sweeps[..];
         let clips: Vec<(BodyHandle, Real)> = if swept.is_empty() {
             Vec::new()
         } else {
             swept
                 .par_iter()
-                .filter_map(|&h| self.first_impact(h, start).map(|f| (h, f)))
+                .filter_map(|&h| self.first_impact(h, sweeps, start).map(|f| (h, f)))
                 .collect()
         };
         for (h, f) in clips {
-            let sweep = self.sweep_of(h, start).expect("swept bodies are live");
+            let sweep = sweeps[h.0.index as usize].expect("swept bodies have a sweep");
             self.bodies.get_mut(h).expect("live").pose = sweep.pose_at(f);
         }
         self.refresh_moved_colliders();
     }
 
+    /// Every awake body that is not fixed gets its sweep in `out` (by arena index); returns
+    /// the dynamic ones that need sweeping, in handle order.
+    fn sweeps_of_step(
+        &self,
+        start: &[Option<Pose<D>>],
+        out: &mut Vec<Option<Sweep<D>>>,
+    ) -> Vec<BodyHandle> {
+        out.clear();
+        out.resize(self.bodies.capacity_index(), None);
+        let mut swept = Vec::new();
+        for (h, b) in self.bodies.iter() {
+            if b.kind == BodyKind::Fixed || self.sleep.sleeping(h) {
+                continue;
+            }
+            let Some(sweep) = self.sweep_of(h, start) else {
+                continue;
+            };
+            out[h.0.index as usize] = Some(sweep);
+            if b.kind == BodyKind::Dynamic && self.needs_sweep(b, &sweep) {
+                swept.push(h);
+            }
+        }
+        swept
+    }
+
     /// True for a bullet that moved at all, or a body that moved more than
     /// [`CCD_MOTION_FRACTION`] of its size.
-    fn needs_sweep(&self, h: BodyHandle, start: &[Option<Pose<D>>]) -> bool {
-        let (Some(b), Some(s)) = (self.bodies.get(h), self.sweep_of(h, start)) else {
-            return false;
-        };
+    fn needs_sweep(&self, b: &crate::body::Body<D>, s: &Sweep<D>) -> bool {
         let mut size = Real::INFINITY;
         let mut reach: Real = 0.0;
         for c in b.colliders.iter().filter_map(|c| self.colliders.get(*c)) {
@@ -197,9 +216,14 @@ where
     }
 
     /// The earliest fraction of the step at which body `h` touches a candidate, if any.
-    fn first_impact(&self, h: BodyHandle, start: &[Option<Pose<D>>]) -> Option<Real> {
+    fn first_impact(
+        &self,
+        h: BodyHandle,
+        sweeps: &[Option<Sweep<D>>],
+        start: &[Option<Pose<D>>],
+    ) -> Option<Real> {
         let b = self.bodies.get(h)?;
-        let sweep = self.sweep_of(h, start)?;
+        let sweep = sweeps[h.0.index as usize]?;
         let mut earliest: Option<Real> = None;
         for &ch in &b.colliders {
             let Some(c) = self.colliders.get(ch) else {
@@ -215,7 +239,7 @@ where
                 let Some(co) = self.colliders.get(other) else {
                     continue;
                 };
-                let other_sweep = self.moving_sweep(co.body, start);
+                let other_sweep = self.moving_sweep(co.body, sweeps, start);
                 if !may_meet(c, &box0, &sweep, reach, co, other_sweep.as_ref()) {
                     continue;
                 }
@@ -227,11 +251,17 @@ where
         earliest
     }
 
-    /// The sweep of a body that moves over the step; `None` for a fixed body.
-    fn moving_sweep(&self, h: BodyHandle, start: &[Option<Pose<D>>]) -> Option<Sweep<D>> {
+    /// The sweep of a body that moves over the step; `None` for a fixed body. A sleeping
+    /// body (not in `sweeps`) stands still: its sweep is computed here.
+    fn moving_sweep(
+        &self,
+        h: BodyHandle,
+        sweeps: &[Option<Sweep<D>>],
+        start: &[Option<Pose<D>>],
+    ) -> Option<Sweep<D>> {
         match self.bodies.get(h)?.kind {
             BodyKind::Fixed => None,
-            _ => self.sweep_of(h, start),
+            _ => sweeps[h.0.index as usize].or_else(|| self.sweep_of(h, start)),
         }
     }
 
@@ -372,7 +402,8 @@ where
             Some(s) => s.motion_of(&co.local_pose),
             None => Motion::fixed(co.world_pose),
         };
-        let result = fathom_ccd::time_of_impact(
+        // Poses, velocities and shapes were validated where they entered the world.
+        let result = fathom_ccd::time_of_impact_trusted(
             &c.shape as &dyn Sdf<D>,
             &motion_a,
             &co.shape as &dyn Sdf<D>,

@@ -134,6 +134,9 @@ where
     pub basis: Option<PairBasis<D>>,
     /// The pair's index in the world's contact cache, if it has one.
     pub cached: Option<usize>,
+    /// The narrowphase job whose manifold buffer `manifolds` is (none for a pair carried
+    /// over from a woken island).
+    pub job: Option<usize>,
 }
 
 /// Union–find whose roots are the smallest member (deterministic ids).
@@ -319,6 +322,7 @@ where
                 // Asleep, neither body moved since the points were placed.
                 basis: p.basis.clone(),
                 cached: Some(i),
+                job: None,
             });
         }
         found.sort_by_key(|f| key(f.a, f.b));

@@ -126,7 +126,7 @@ where
         self.finish_joints(&joints, solver_bodies);
         self.record_solved(solver_bodies);
         laps.lap(&mut p.write_back);
-        self.continuous_collision(&scratch.start_poses);
+        self.continuous_collision(&scratch.start_poses, &mut scratch.sweeps);
         laps.lap(&mut p.continuous);
         let cache_changed = self.cache_contacts(&mut manifolds, &mut scratch);
         self.update_events(cache_changed, &mut scratch.touching);
@@ -278,7 +278,7 @@ where
             });
         let outs = scratch.buffers.iter_mut().zip(scratch.bases.iter_mut());
         let (mut reused, mut apart) = (0, 0);
-        for (j, (out, basis)) in jobs.iter().zip(outs) {
+        for (k, (j, (out, basis))) in jobs.iter().zip(outs).enumerate() {
             let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
                 reused += usize::from(carried);
@@ -288,6 +288,7 @@ where
                     manifolds: std::mem::take(out),
                     basis,
                     cached: j.cached,
+                    job: Some(k),
                 });
             } else if let Some(basis) = basis {
                 apart += usize::from(carried);
@@ -465,8 +466,8 @@ where
     }
 
     /// Stage 6b: the solved impulses go into the found pairs' manifolds, which become the
-    /// cache (moved, not copied); the buffers those pairs had in the old cache go back to the
-    /// step's job buffers. Both lists are in pair order, so one merge walk carries the
+    /// cache (moved, not copied); the buffer each pair had in the old cache goes back to the
+    /// job buffer its manifolds came from. Both lists are in pair order, so one merge walk carries the
     /// sleeping pairs over. Returns false when the cache is left as it was: no pair found,
     /// and every cached pair asleep already.
     fn cache_contacts(&mut self, found: &mut Found<D>, scratch: &mut StepScratch<D>) -> bool {
@@ -484,8 +485,7 @@ where
                 store_impulses(&mut f.manifolds, &solved[range[0]..range[1]]);
             });
         let mut old_cache = std::mem::take(&mut self.contacts);
-        let spent = found.iter().filter_map(|f| f.cached);
-        scratch.give_back(spent.map(|i| std::mem::take(&mut old_cache[i].manifolds)));
+        scratch.give_back(found, &mut old_cache);
         let mut fresh = std::mem::take(&mut scratch.fresh);
         fresh.clear();
         fresh.extend(found.iter_mut().map(|f| PairContacts {

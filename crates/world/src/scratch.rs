@@ -3,6 +3,7 @@
 //! Nothing here outlives a step's meaning; it is never serialised.
 
 use crate::arena::ColliderHandle;
+use crate::ccd_stage::Sweep;
 use crate::contacts::{CachedManifold, PairContacts};
 use crate::events::Touch;
 use crate::islands::{ColliderMotion, Found};
@@ -36,6 +37,8 @@ where
     Space<D>: Dim<D>,
 {
     pub start_poses: Vec<Option<Pose<D>>>,
+    /// Each awake moving body's motion over the step, by arena index (continuous collision).
+    pub sweeps: Vec<Option<Sweep<D>>>,
     pub motion: ColliderMotion,
     pub jobs: Vec<PairJob<D>>,
     /// One manifold buffer per job (at least as many as jobs); a pair's buffer moves into
@@ -89,14 +92,16 @@ where
         self.found = found;
     }
 
-    /// The `spent` buffers, cleared, into the job buffers whose own moved into the cache (those
-    /// with no capacity), in one walk; what does not fit is dropped.
-    pub fn give_back(&mut self, spent: impl Iterator<Item = Vec<CachedManifold<D>>>) {
-        let mut slots = self.buffers.iter_mut().filter(|b| b.capacity() == 0);
-        for mut buffer in spent.filter(|b| b.capacity() > 0) {
-            let Some(slot) = slots.next() else { return };
-            buffer.clear();
-            *slot = buffer;
+    /// Each found pair's buffer in the old cache, cleared, into the job buffer its new
+    /// manifolds were taken from: a settled step's pairs swap the same two buffers back and
+    /// forth, found by index.
+    pub fn give_back(&mut self, found: &Found<D>, old_cache: &mut [PairContacts<D>]) {
+        for f in found {
+            if let (Some(job), Some(cached)) = (f.job, f.cached) {
+                let mut spent = std::mem::take(&mut old_cache[cached].manifolds);
+                spent.clear();
+                self.buffers[job] = spent;
+            }
         }
     }
 }

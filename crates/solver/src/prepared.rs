@@ -358,12 +358,24 @@ where
             let normal_row = Row::new(a, b, &r_a, &r_b, &n);
             let k = normal_row.inverse_mass(&normal_row, 1.0, &inv_mass);
             let [t0, t1] = &tangents;
-            let rows = [
-                Row::new(a, b, &r_a, &r_b, t0),
-                Row::new(a, b, &r_a, &r_b, t1),
-            ];
+            let row = |t| Row::new(a, b, &r_a, &r_b, t);
+            // 2D has one tangent (the second repeats it) and reads only K00 of the plane.
+            let rows = if D == 2 {
+                [row(t0); 2]
+            } else {
+                [row(t0), row(t1)]
+            };
             let vn = n.dot(&(b.point_velocity(&r_b) - a.point_velocity(&r_a)));
             let k00 = rows[0].inverse_mass(&rows[0], 1.0, &inv_mass);
+            let tangent_k = if D == 2 {
+                [k00; 3]
+            } else {
+                [
+                    k00,
+                    rows[1].inverse_mass(&rows[1], 1.0, &inv_mass),
+                    rows[0].inverse_mass(&rows[1], t0.dot(t1), &inv_mass),
+                ]
+            };
             *slot = PreparedPoint {
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
@@ -375,11 +387,7 @@ where
                 normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
                 normal_row,
                 tangent_mass: if k00 > 0.0 { 1.0 / k00 } else { 0.0 },
-                tangent_k: [
-                    k00,
-                    rows[1].inverse_mass(&rows[1], 1.0, &inv_mass),
-                    rows[0].inverse_mass(&rows[1], t0.dot(t1), &inv_mass),
-                ],
+                tangent_k,
                 tangent_rows: rows,
                 relative_velocity: impact_speed(vn, p.separation, closing_accel),
             };

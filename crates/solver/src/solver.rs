@@ -227,10 +227,11 @@ fn step_here<const D: usize>(
         solve(bodies, work, constraints, schedule, &ctx, false, sweep);
     }
     freeze_non_finite(bodies);
-    work.lanes.unpack(&work.contacts, &mut work.points);
+    work.lanes
+        .unpack(&work.contacts, &mut work.points, PREPARE_TASK);
     apply_restitution(bodies, work, schedule, &ctx);
     freeze_non_finite(bodies);
-    work.store(contacts, schedule);
+    work.store(contacts);
 }
 
 /// The prepared contacts of a step, in colour order, and their points.
@@ -243,6 +244,8 @@ where
     pub(crate) points: Vec<PreparedPoint<D>>,
     /// Each prepared contact's first point, and one past the last point.
     firsts: Vec<usize>,
+    /// Each caller contact's place in the colour order (the order's inverse).
+    rank: Vec<u32>,
     /// The contacts four to a bundle for the wide passes (`wide.rs`).
     pub(crate) lanes: WideWork<D>,
 }
@@ -266,9 +269,12 @@ where
         let firsts = &mut self.firsts;
         firsts.clear();
         firsts.push(0);
-        for &i in order {
+        self.rank.clear();
+        self.rank.resize(contacts.len(), 0);
+        for (k, &i) in order.iter().enumerate() {
             let last = firsts[firsts.len() - 1];
             firsts.push(last + contacts[i as usize].points.len());
+            self.rank[i as usize] = k as u32;
         }
         self.points.clear();
         self.points
@@ -291,11 +297,16 @@ where
         job.run(0, &mut self.contacts, &mut self.points);
     }
 
-    /// Stage: the impulses back into the caller's contacts.
-    fn store(&self, contacts: &mut [ContactConstraint<D>], schedule: &Schedule) {
-        for (p, &i) in self.contacts.iter().zip(schedule.order()) {
-            p.store(self.points_of(p), &mut contacts[i as usize]);
-        }
+    /// Stage: the impulses back into the caller's contacts, in parallel over them.
+    fn store(&self, contacts: &mut [ContactConstraint<D>]) {
+        contacts
+            .par_iter_mut()
+            .zip(self.rank.par_iter())
+            .with_min_len(PREPARE_TASK)
+            .for_each(|(c, &k)| {
+                let p = &self.contacts[k as usize];
+                p.store(self.points_of(p), c);
+            });
     }
 
     fn points_of(&self, p: &Prepared<D>) -> &[PreparedPoint<D>] {

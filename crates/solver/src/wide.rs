@@ -96,7 +96,12 @@ where
     pub(crate) colours: Vec<(Range<usize>, Range<usize>)>,
     /// Prepared contacts solved by the scalar passes.
     pub(crate) singles: Vec<u32>,
+    /// Per prepared contact, its bundle times [`LANES`] plus its lane ([`SINGLE`]: none).
+    lane_of: Vec<u32>,
 }
+
+/// [`WideWork::lane_of`] of a contact left out of the bundles.
+const SINGLE: u32 = u32::MAX;
 
 impl<const D: usize> WideRow<D>
 where
@@ -458,6 +463,8 @@ where
         self.bundles.clear();
         self.colours.clear();
         self.singles.clear();
+        self.lane_of.clear();
+        self.lane_of.resize(contacts.len(), SINGLE);
         let mut slots = 0;
         for (range, serial) in colours {
             let (bundles, singles) = (self.bundles.len(), self.singles.len());
@@ -496,26 +503,63 @@ where
             .unwrap_or(0);
         let mut bundle = Bundle::empty(&contacts[lane[0] as usize], slot as u32, count);
         bundle.contacts[..lane.len()].copy_from_slice(lane);
+        let first_lane = (self.bundles.len() * LANES) as u32;
+        for (k, &i) in lane.iter().enumerate() {
+            self.lane_of[i as usize] = first_lane + k as u32;
+        }
         bundle.lanes = lane.len() as u8;
         self.bundles.push(bundle);
         slot + count as usize
     }
 
-    /// Stage: the bundles' impulses back into the scalar points of their contacts.
-    pub(crate) fn unpack(&self, contacts: &[Prepared<D>], points: &mut [PreparedPoint<D>]) {
-        for bundle in &self.bundles {
-            let slots = &self.points[bundle.points()];
-            for k in 0..bundle.lanes as usize {
-                let c = &contacts[bundle.contacts[k] as usize];
-                let first = c.first as usize;
-                for (j, p) in points[first..first + c.count as usize]
-                    .iter_mut()
-                    .enumerate()
-                {
-                    slots[j].scatter(k, p);
+    /// Stage: the bundles' impulses back into the scalar points of their contacts (`points`,
+    /// in the contacts' order), contact by contact, halving over rayon's threads down to
+    /// `task` contacts.
+    pub(crate) fn unpack(
+        &self,
+        contacts: &[Prepared<D>],
+        points: &mut [PreparedPoint<D>],
+        task: usize,
+    ) {
+        self.unpack_range(contacts, &self.lane_of, points, task);
+    }
+
+    /// [`Self::unpack`] of `contacts` with their `lane_of` entries; `points` starts at the
+    /// first one's first point.
+    fn unpack_range(
+        &self,
+        contacts: &[Prepared<D>],
+        lane_of: &[u32],
+        points: &mut [PreparedPoint<D>],
+        task: usize,
+    ) {
+        let Some(first) = contacts.first() else {
+            return;
+        };
+        let base = first.first as usize;
+        if contacts.len() <= task {
+            for (c, &lane) in contacts.iter().zip(lane_of) {
+                if lane == SINGLE {
+                    continue;
+                }
+                let (bundle, k) = (lane as usize / LANES, lane as usize % LANES);
+                let slots = &self.points[self.bundles[bundle].points()];
+                let start = c.first as usize - base;
+                let mine = &mut points[start..start + c.count as usize];
+                for (slot, p) in slots.iter().zip(mine) {
+                    slot.scatter(k, p);
                 }
             }
+            return;
         }
+        let half = contacts.len() / 2;
+        let (lo, hi) = contacts.split_at(half);
+        let (lo_lanes, hi_lanes) = lane_of.split_at(half);
+        let (lo_points, hi_points) = points.split_at_mut(hi[0].first as usize - base);
+        rayon::join(
+            || self.unpack_range(lo, lo_lanes, lo_points, task),
+            || self.unpack_range(hi, hi_lanes, hi_points, task),
+        );
     }
 }
 
@@ -773,7 +817,7 @@ mod tests {
                     b.solve(slots, &view, &ctx, use_bias);
                 }
             }
-            work.unpack(&contacts, &mut wide_points);
+            work.unpack(&contacts, &mut wide_points, 1);
             for (s, w) in scalar_bodies.iter().zip(&wide_bodies) {
                 assert_eq!(
                     s.linear_velocity, w.linear_velocity,

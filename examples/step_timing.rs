@@ -66,6 +66,12 @@ where
         .map(|(name, ms)| format!("{name} {ms:.3}"))
         .collect();
     eprintln!("  mean ms per stage: {}", line.join(", "));
+    // A speed change that keeps the simulation the same keeps this.
+    eprintln!(
+        "  state hash after step {}: {:016x}",
+        warm + n,
+        w.state_hash()
+    );
 }
 
 fn main() {

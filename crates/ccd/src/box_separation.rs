@@ -51,13 +51,28 @@ where
         p
     }
 
-    /// Every edge as its two ends: for each axis, the 2^(D-1) edges parallel to it.
-    fn edges(&self) -> impl Iterator<Item = (Vector<D>, Vector<D>)> + '_ {
-        (0..D).flat_map(move |i| {
-            (0..1usize << D)
-                .filter(move |bits| bits & (1 << i) == 0)
-                .map(move |bits| (self.corner(bits), self.corner(bits | (1 << i))))
-        })
+    /// Every edge as its two ends (for each axis, the 2^(D-1) edges parallel to it), with the
+    /// sum of its ends and its length, worked out once per query: the edge-pair loop of two
+    /// boxes visits each edge of one once per edge of the other.
+    fn edges(&self) -> Edges<D> {
+        let corners: [Vector<D>; 8] = std::array::from_fn(|bits| self.corner(bits));
+        let mut edges = Edges {
+            ends: [(Vector::zeros(), Vector::zeros()); 12],
+            sums: [Vector::zeros(); 12],
+            lengths: [0.0; 12],
+            count: 0,
+        };
+        for i in 0..D {
+            for bits in (0..1usize << D).filter(|bits| bits & (1 << i) == 0) {
+                let e = (corners[bits], corners[bits | (1 << i)]);
+                let k = edges.count;
+                edges.ends[k] = e;
+                edges.sums[k] = e.0 + e.1;
+                edges.lengths[k] = (e.1 - e.0).norm();
+                edges.count += 1;
+            }
+        }
+        edges
     }
 
     /// Half the box's extent along the unit direction `l`.
@@ -65,6 +80,21 @@ where
         (0..D)
             .map(|i| self.half[i] * self.axes[i].dot(l).abs())
             .sum()
+    }
+}
+
+/// A box's edges ([`Obb::edges`]); the first `count` entries are used (4 in 2D, 12 in 3D).
+struct Edges<const D: usize> {
+    ends: [(Vector<D>, Vector<D>); 12],
+    /// Each edge's two ends added: twice its midpoint.
+    sums: [Vector<D>; 12],
+    lengths: [Real; 12],
+    count: usize,
+}
+
+impl<const D: usize> Edges<D> {
+    fn iter(&self) -> impl Iterator<Item = usize> {
+        0..self.count
     }
 }
 
@@ -110,6 +140,26 @@ fn keep<const D: usize>(best: &mut Best<D>, candidate: (Real, Vector<D>, Vector<
     }
 }
 
+/// [`keep`] of corner `p` against the field `s` at `pose` (`flip`: the corner is B's, so the
+/// pair is reversed). The distance alone decides; the surface point and normal are worked out
+/// only for a corner that is kept.
+fn keep_corner<const D: usize>(
+    best: &mut Best<D>,
+    p: &Vector<D>,
+    s: &dyn Sdf<D>,
+    pose: &Pose<D>,
+    flip: bool,
+) where
+    Space<D>: Dim<D>,
+{
+    let local = pose.inverse_transform_point(&(*p).into()).coords;
+    if best.is_some_and(|b| !(s.distance(&local) < b.0)) {
+        return;
+    }
+    let (d, p, q, n) = point_to_field(p, s, pose);
+    keep(best, if flip { (d, q, p, -n) } else { (d, p, q, n) });
+}
+
 /// Closest points of two segments as a feature pair (gap, on A, on B, normal A to B).
 fn segment_pair<const D: usize>(
     p: &(Vector<D>, Vector<D>),
@@ -141,21 +191,21 @@ where
     }
     let mut best: Best<D> = None;
     for bits in 0..1usize << D {
-        keep(&mut best, point_to_field(&oa.corner(bits), b, pose_b));
-        let (d, p, q, n) = point_to_field(&ob.corner(bits), a, pose_a);
-        keep(&mut best, (d, q, p, -n));
+        keep_corner(&mut best, &oa.corner(bits), b, pose_b, false);
+        keep_corner(&mut best, &ob.corner(bits), a, pose_a, true);
     }
     if D == 3 {
-        for ea in oa.edges() {
-            for eb in ob.edges() {
+        let (ea, eb) = (oa.edges(), ob.edges());
+        for i in ea.iter() {
+            for j in eb.iter() {
                 // Two segments are no closer than their midpoints' distance less both half
                 // lengths: a pair that cannot beat the best so far skips the exact query.
-                let mid = ((ea.0 + ea.1) - (eb.0 + eb.1)).norm() * 0.5;
-                let reach = ((ea.1 - ea.0).norm() + (eb.1 - eb.0).norm()) * 0.5;
+                let mid = (ea.sums[i] - eb.sums[j]).norm() * 0.5;
+                let reach = (ea.lengths[i] + eb.lengths[j]) * 0.5;
                 if best.is_some_and(|b| mid - reach >= b.0) {
                     continue;
                 }
-                if let Some(c) = segment_pair(&ea, &eb) {
+                if let Some(c) = segment_pair(&ea.ends[i], &eb.ends[j]) {
                     keep(&mut best, c);
                 }
             }
@@ -212,8 +262,9 @@ where
     let mut best: Best<D> = None;
     keep(&mut best, point_to_field(&core.0, b, pose_b));
     keep(&mut best, point_to_field(&core.1, b, pose_b));
-    for e in obb.edges() {
-        if let Some(f) = segment_pair(&core, &e) {
+    let edges = obb.edges();
+    for e in &edges.ends[..edges.count] {
+        if let Some(f) = segment_pair(&core, e) {
             keep(&mut best, f);
         }
     }

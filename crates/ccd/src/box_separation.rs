@@ -153,7 +153,10 @@ fn keep_corner<const D: usize>(
     Space<D>: Dim<D>,
 {
     let local = pose.inverse_transform_point(&(*p).into()).coords;
-    if best.is_some_and(|b| !(s.distance(&local) < b.0)) {
+    let d = s.distance(&local);
+    // What `keep` would decide (a NaN never wins).
+    let wins = best.is_none_or(|b| d < b.0);
+    if !wins {
         return;
     }
     let (d, p, q, n) = point_to_field(p, s, pose);

@@ -170,15 +170,15 @@ where
         self.refresh_moved_colliders();
     }
 
-    /// Every awake body that is not fixed gets its sweep in `out` (by arena index); returns
-    /// the dynamic ones that need sweeping, in handle order.
+    /// Every awake body that is not fixed gets its sweep in `out` (by arena index, the table
+    /// only as long as the last of them needs: a sleeping scene writes none); returns the
+    /// dynamic ones that need sweeping, in handle order.
     fn sweeps_of_step(
         &self,
         start: &[Option<Pose<D>>],
         out: &mut Vec<Option<Sweep<D>>>,
     ) -> Vec<BodyHandle> {
         out.clear();
-        out.resize(self.bodies.capacity_index(), None);
         let mut swept = Vec::new();
         for (h, b) in self.bodies.iter() {
             if b.kind == BodyKind::Fixed || self.sleep.sleeping(h) {
@@ -187,7 +187,11 @@ where
             let Some(sweep) = self.sweep_of(h, start) else {
                 continue;
             };
-            out[h.0.index as usize] = Some(sweep);
+            let slot = h.0.index as usize;
+            if out.len() <= slot {
+                out.resize(slot + 1, None);
+            }
+            out[slot] = Some(sweep);
             if b.kind == BodyKind::Dynamic && self.needs_sweep(b, &sweep) {
                 swept.push(h);
             }
@@ -252,7 +256,7 @@ where
     }
 
     /// The sweep of a body that moves over the step; `None` for a fixed body. A sleeping
-    /// body (not in `sweeps`) stands still: its sweep is computed here.
+    /// body (not in `sweeps`, or past its end) stands still: its sweep is computed here.
     fn moving_sweep(
         &self,
         h: BodyHandle,
@@ -261,7 +265,11 @@ where
     ) -> Option<Sweep<D>> {
         match self.bodies.get(h)?.kind {
             BodyKind::Fixed => None,
-            _ => sweeps[h.0.index as usize].or_else(|| self.sweep_of(h, start)),
+            _ => sweeps
+                .get(h.0.index as usize)
+                .copied()
+                .flatten()
+                .or_else(|| self.sweep_of(h, start)),
         }
     }
 

@@ -64,10 +64,19 @@ where
 
 /// The rapier world of a scene, for one rapier crate: the same code for rapier2d and rapier3d,
 /// whose types differ only in dimension. `ccd` turns Rapier's continuous collision on for every
-/// dynamic body (it is off by default; Fathom sweeps every fast body, see the module docs). `$ang` turns a Fathom angle into Rapier's and `$cuboid`
-/// makes a box from half extents.
+/// dynamic body (it is off by default; Fathom sweeps every fast body, see the module docs).
+/// `$ang` turns a Fathom angle into Rapier's and `$cuboid` makes a box from half extents;
+/// `$height` is the world's mean height of its dynamic bodies.
 macro_rules! rapier_world {
-    ($name:ident, $rapier:ident, $d:literal, $ang:expr, $cuboid:expr) => {
+    ($name:ident, $height:ident, $rapier:ident, $d:literal, $ang:expr, $cuboid:expr) => {
+        fn $height(w: &$rapier::prelude::PhysicsWorld) -> Real {
+            mean_height(
+                w.bodies
+                    .iter()
+                    .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
+            )
+        }
+
         fn $name(scene: &Scene<$d>, ccd: bool) -> $rapier::prelude::PhysicsWorld {
             use $rapier::prelude::*;
             let vec = |v: &fathom_physics::math::Vector<$d>| Vector::from_slice(v.as_slice());
@@ -115,11 +124,17 @@ macro_rules! rapier_world {
     };
 }
 
-rapier_world!(rapier_2d, rapier2d, 2, |a: &Real| *a, |h: &[Real]| {
-    rapier2d::prelude::SharedShape::cuboid(h[0], h[1])
-});
+rapier_world!(
+    rapier_2d,
+    rapier_2d_height,
+    rapier2d,
+    2,
+    |a: &Real| *a,
+    |h: &[Real]| { rapier2d::prelude::SharedShape::cuboid(h[0], h[1]) }
+);
 rapier_world!(
     rapier_3d,
+    rapier_3d_height,
     rapier3d,
     3,
     |a: &fathom_physics::math::Vector3| rapier3d::prelude::Vector::from_slice(a.as_slice()),
@@ -251,13 +266,7 @@ fn rapier_step(c: &mut Criterion) {
                 pool,
                 || rapier_2d(&pyramid_2d, ccd),
                 |w| w.step(),
-                |w| {
-                    mean_height(
-                        w.bodies
-                            .iter()
-                            .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
-                    )
-                },
+                rapier_2d_height,
             );
         }
         for (name, scene) in &scenes_3d {
@@ -276,13 +285,7 @@ fn rapier_step(c: &mut Criterion) {
                     pool,
                     || rapier_3d(scene, ccd),
                     |w| w.step(),
-                    |w| {
-                        mean_height(
-                            w.bodies
-                                .iter()
-                                .map(|(_, b)| (b.is_dynamic(), b.translation().y)),
-                        )
-                    },
+                    rapier_3d_height,
                 );
             }
         }

@@ -110,6 +110,14 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     fn inertia_apply(a: &Self::AngularInertia, w: &Self::AngVector) -> Self::AngVector;
     /// True when every component is finite.
     fn inertia_is_finite(a: &Self::AngularInertia) -> bool;
+    /// The angular vector with 1 on each axis of `xyz` that is free and 0 on each locked one
+    /// (2D reads only `z`, the plane's normal).
+    fn ang_mask(free_xyz: [bool; 3]) -> Self::AngVector;
+    /// `a` with the components where `mask` is 0 set to 0.
+    fn ang_masked(a: &Self::AngVector, mask: &Self::AngVector) -> Self::AngVector;
+    /// `P I P` with `P = diag(mask)`: the inverse inertia of a body whose rotation about the
+    /// masked-out world axes is locked (a torque about them turns nothing).
+    fn inertia_masked(a: &Self::AngularInertia, mask: &Self::AngVector) -> Self::AngularInertia;
     /// The body-frame inertia [`Dim::gyroscopic`] needs, from the body-frame inverse inertia
     /// (computed once a step, not every substep); `None` where the gyroscopic change is zero:
     /// in 2D (ω × Iω = 0 for a scalar spin), for an isotropic body and for one with a locked
@@ -238,6 +246,18 @@ impl Dim<2> for Space<2> {
         a.is_finite()
     }
     #[inline]
+    fn ang_mask(free_xyz: [bool; 3]) -> Real {
+        Real::from(u8::from(free_xyz[2]))
+    }
+    #[inline]
+    fn ang_masked(a: &Real, mask: &Real) -> Real {
+        a * mask
+    }
+    #[inline]
+    fn inertia_masked(a: &Real, mask: &Real) -> Real {
+        a * mask
+    }
+    #[inline]
     fn gyroscopic_inertia(_: &Real) -> Option<Real> {
         None
     }
@@ -353,6 +373,18 @@ impl Dim<3> for Space<3> {
     #[inline]
     fn inertia_is_finite(a: &Matrix3<Real>) -> bool {
         crate::all_finite(a.as_slice())
+    }
+    #[inline]
+    fn ang_mask(free_xyz: [bool; 3]) -> Vector3<Real> {
+        Vector3::from(free_xyz.map(|f| Real::from(u8::from(f))))
+    }
+    #[inline]
+    fn ang_masked(a: &Vector3<Real>, mask: &Vector3<Real>) -> Vector3<Real> {
+        a.component_mul(mask)
+    }
+    #[inline]
+    fn inertia_masked(a: &Matrix3<Real>, mask: &Vector3<Real>) -> Matrix3<Real> {
+        Matrix3::from_diagonal(mask) * a * Matrix3::from_diagonal(mask)
     }
     #[inline]
     fn gyroscopic_inertia(inv: &Matrix3<Real>) -> Option<Matrix3<Real>> {

@@ -7,6 +7,7 @@
 //! Static bodies are solver bodies too (zero inverse mass, zero velocity):
 //! that keeps every constraint two-sided without special cases.
 
+use crate::locks::LockedAxes;
 use fathom_math::{is_finite_vec, AngVector, AngularInertia, Dim, Real, Rotation, Space, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +85,10 @@ where
     pub force: Vector<D>,
     /// External torque applied during this step, N m (world frame).
     pub torque: AngVector<D>,
+    /// World axes along or about which the body may not move (dynamic bodies only; set it
+    /// with [`SolverBody::with_locks`] so the inverse inertia follows).
+    #[serde(default)]
+    pub locks: LockedAxes,
     /// Body-frame inertia for the gyroscopic term, set once a step by the solver (`None`:
     /// no gyroscopic change, see [`Dim::gyroscopic_inertia`]).
     #[serde(skip)]
@@ -132,6 +137,7 @@ where
             gravity_scale: 1.0,
             force: Vector::zeros(),
             torque: Space::<D>::ang_zero(),
+            locks: LockedAxes::NONE,
             motion,
             delta_position: Vector::zeros(),
             gyroscopic_inertia: None,
@@ -148,6 +154,41 @@ where
             self.angular_velocity = angular;
         }
         self
+    }
+
+    /// The same body with `locks` (ignored unless dynamic); its velocities lose their locked
+    /// components.
+    pub fn with_locks(mut self, locks: LockedAxes) -> Self {
+        if self.motion == Motion::Dynamic {
+            self.locks = locks;
+            self.refresh_inv_inertia();
+            self.project_locked();
+        }
+        self
+    }
+
+    /// Recomputes the world inverse inertia from the body-frame one and the rotation, with
+    /// the locked rotation axes taken out (`locks.rs`).
+    #[inline]
+    pub(crate) fn refresh_inv_inertia(&mut self) {
+        self.inv_inertia = Space::<D>::inertia_rotated(&self.inv_inertia_local, &self.rotation);
+        if !self.locks.is_none() {
+            let mask = self.locks.rotation_mask::<D>();
+            self.inv_inertia = Space::<D>::inertia_masked(&self.inv_inertia, &mask);
+        }
+    }
+
+    /// Zeroes the velocity components along and about the locked axes: the locks' constraint,
+    /// applied last (`locks.rs`).
+    #[inline]
+    pub(crate) fn project_locked(&mut self) {
+        if !self.locks.is_none() {
+            self.linear_velocity = self
+                .linear_velocity
+                .component_mul(&self.locks.translation_mask::<D>());
+            let mask = self.locks.rotation_mask::<D>();
+            self.angular_velocity = Space::<D>::ang_masked(&self.angular_velocity, &mask);
+        }
     }
 
     /// The body's velocities now.
@@ -235,6 +276,7 @@ where
         self.gyroscopic_inertia = None;
         self.force = Vector::zeros();
         self.torque = Space::<D>::ang_zero();
+        self.locks = LockedAxes::NONE;
         if !(is_finite_vec(&self.center) && is_finite_vec(&self.delta_position)) {
             self.center = Vector::zeros();
             self.delta_position = Vector::zeros();

@@ -88,6 +88,9 @@ where
     /// Unit tangents (the first `D - 1` are used), world frame, from the normal: the
     /// friction impulses are along them.
     pub tangents: [Vector<D>; 2],
+    /// The sliding velocity friction drives the surfaces to, B's relative to A's, world, m/s
+    /// (a conveyor belt's speed); only its part in the tangent plane counts. Zero: stick.
+    pub tangent_velocity: Vector<D>,
 }
 
 /// Per-step quantities every constraint needs.
@@ -134,6 +137,7 @@ where
             restitution,
             points,
             tangents: Space::<D>::tangents(&normal),
+            tangent_velocity: Vector::zeros(),
         }
     }
 

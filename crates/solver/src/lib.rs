@@ -48,6 +48,7 @@ mod colour;
 mod constraint;
 mod contact;
 mod joints;
+mod locks;
 mod prepared;
 mod softness;
 mod solver;
@@ -61,6 +62,7 @@ pub use joints::{
     DistanceJoint, JointConstraint, JointImpulses, JointKind, Motor, PrismaticJoint, RevoluteJoint,
     SphericalJoint, Spring,
 };
+pub use locks::LockedAxes;
 pub use softness::Softness;
 pub use solver::{freeze_non_finite, step, step_with, SolverInput, SolverScratch, SolverSettings};
 

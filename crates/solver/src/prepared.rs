@@ -33,6 +33,9 @@ where
     pub(crate) tangents: [Vector<D>; 2],
     pub(crate) friction: Real,
     pub(crate) restitution: Real,
+    /// The slip friction drives to along each tangent, m/s (zero but for conveyors, which the
+    /// scalar passes solve: `wide.rs` leaves them out of its lanes).
+    pub(crate) tangent_velocity: [Real; 2],
     /// Softness used while biased (stiffer against static bodies and much heavier ones).
     pub(crate) softness: Softness,
     /// Relative acceleration of B from A along the normal from gravity and external forces
@@ -400,6 +403,10 @@ where
             tangents,
             friction: c.friction,
             restitution: c.restitution,
+            tangent_velocity: [
+                c.tangent_velocity.dot(&tangents[0]),
+                c.tangent_velocity.dot(&tangents[1]),
+            ],
             softness,
             closing_accel,
             inv_mass,
@@ -541,7 +548,7 @@ where
         let t = &self.tangents[0];
         for p in points.iter_mut() {
             let max_friction = self.friction * p.normal_impulse;
-            let slip = p.tangent_rows[0].speed(pair, t);
+            let slip = p.tangent_rows[0].speed(pair, t) - self.tangent_velocity[0];
             let old = p.tangent_impulse[0];
             let new = (old - p.tangent_mass * slip)
                 .max(-max_friction)
@@ -557,8 +564,8 @@ where
         for p in points.iter_mut() {
             let max_friction = self.friction * p.normal_impulse;
             let slip = [
-                p.tangent_rows[0].speed(pair, t0),
-                p.tangent_rows[1].speed(pair, t1),
+                p.tangent_rows[0].speed(pair, t0) - self.tangent_velocity[0],
+                p.tangent_rows[1].speed(pair, t1) - self.tangent_velocity[1],
             ];
             let step = slip_step(&p.tangent_k, &slip);
             let old = p.tangent_impulse;

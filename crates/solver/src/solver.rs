@@ -230,7 +230,7 @@ fn step_here<const D: usize>(
     work.lanes
         .unpack(&work.contacts, &mut work.points, PREPARE_TASK);
     apply_restitution(bodies, work, schedule, &ctx);
-    freeze_non_finite(bodies);
+    finish_bodies(bodies);
     work.store(contacts);
 }
 
@@ -370,6 +370,18 @@ where
         .sum()
 }
 
+/// Last body stage: the locked axes' constraint once more (the relax pass and restitution
+/// come after the position stage), then the guard.
+fn finish_bodies<const D: usize>(bodies: &mut [SolverBody<D>])
+where
+    Space<D>: Dim<D>,
+{
+    bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
+        b.project_locked();
+        guard(b);
+    });
+}
+
 /// Freezes `b` if its state stopped being finite; true when it did now. The body stages run
 /// it on each body they update, so a body is checked right after every stage that moves it.
 fn guard<const D: usize>(b: &mut SolverBody<D>) -> bool
@@ -397,7 +409,8 @@ fn prepare_bodies<const D: usize>(
 {
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.delta_position = Vector::zeros();
-        b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
+        b.refresh_inv_inertia();
+        b.project_locked();
         b.gyroscopic_inertia = Space::<D>::gyroscopic_inertia(&b.inv_inertia_local);
     });
     for c in constraints.iter_mut() {
@@ -483,6 +496,7 @@ fn integrate_velocities<const D: usize>(
             let w = (spin + alpha * h) * (1.0 / (1.0 + h * b.angular_damping));
             b.linear_velocity = cap_norm(v, |v| v.norm(), settings.max_linear_speed);
             b.angular_velocity = cap_norm(w, Space::<D>::ang_norm, max_w);
+            b.project_locked();
         }
         b.end_forces();
         guard(b);
@@ -611,12 +625,13 @@ where
         if b.motion == Motion::Static {
             return;
         }
+        b.project_locked();
         let drift = b.drift_velocities();
         let dp = drift.linear * ctx.h;
         b.center += dp;
         b.delta_position += dp;
         b.rotation = Space::<D>::integrate_rotation(&b.rotation, &drift.angular, ctx.h);
-        b.inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.rotation);
+        b.refresh_inv_inertia();
         guard(b);
     });
 }

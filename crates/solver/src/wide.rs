@@ -9,8 +9,8 @@
 //!
 //! Bundles are packed after the prepare stage, colour by colour in colour order. A colour's
 //! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
-//! they change nothing and are never stored. Contacts that need several passes (a mass ratio)
-//! and the serial overflow colours stay scalar ("singles"). After the substeps the impulses
+//! they change nothing and are never stored. Contacts that need several passes (a mass ratio),
+//! conveyors (a tangent velocity) and the serial overflow colours stay scalar ("singles"). After the substeps the impulses
 //! go back to the scalar points, where restitution and the caller's store read them.
 
 use crate::body::SolverBody;
@@ -471,7 +471,7 @@ where
             let mut lane = [0u32; LANES];
             let mut used = 0;
             for i in range {
-                if serial || contacts[i].passes != 1 {
+                if serial || contacts[i].passes != 1 || contacts[i].tangent_velocity != [0.0; 2] {
                     self.singles.push(i as u32);
                     continue;
                 }

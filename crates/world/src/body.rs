@@ -10,6 +10,7 @@ use crate::filter::CollisionGroups;
 use crate::mass::MassProperties;
 use fathom_math::{Aabb, AngVector, AngularInertia, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Shape;
+use fathom_solver::LockedAxes;
 use serde::{Deserialize, Serialize};
 
 /// A rigid body.
@@ -41,6 +42,13 @@ where
     /// Frozen by the step's guard after its state stopped being finite (see `guards.rs`).
     #[serde(default)]
     pub(crate) frozen: bool,
+    /// World axes the body may not move along or turn about (dynamic bodies).
+    #[serde(default)]
+    pub(crate) locked_axes: LockedAxes,
+    /// A kinematic body's pose at the end of the next step (`motion_control.rs`); it stays
+    /// there until given another target or a velocity.
+    #[serde(default)]
+    pub(crate) kinematic_target: Option<Pose<D>>,
 }
 
 impl<const D: usize> Body<D>
@@ -130,6 +138,14 @@ where
     /// True when the body is a bullet (always swept by continuous collision).
     pub fn is_ccd(&self) -> bool {
         self.ccd
+    }
+    /// The world axes the body may not move along or turn about.
+    pub fn locked_axes(&self) -> LockedAxes {
+        self.locked_axes
+    }
+    /// The pose a kinematic body is driven to by the next step, if it is driven by poses.
+    pub fn kinematic_target(&self) -> Option<&Pose<D>> {
+        self.kinematic_target.as_ref()
     }
     /// True when the step froze the body because its state stopped being finite: it holds
     /// its last finite pose, at rest, and acts as a static body until

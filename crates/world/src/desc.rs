@@ -11,6 +11,7 @@ use crate::error::{
 use crate::filter::CollisionGroups;
 use fathom_math::{AngVector, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::Shape;
+use fathom_solver::LockedAxes;
 use nalgebra::Translation;
 use serde::{Deserialize, Serialize};
 
@@ -115,6 +116,9 @@ where
     /// are swept anyway once they move more than a fraction of their size per step).
     #[serde(skip_serializing_if = "is_default")]
     pub ccd: bool,
+    /// World axes a dynamic body may not move along or turn about.
+    #[serde(skip_serializing_if = "is_default")]
+    pub locked_axes: LockedAxes,
 }
 
 impl<const D: usize> Default for BodyDesc<D>
@@ -133,6 +137,7 @@ where
             gravity_scale: 1.0,
             colliders: Vec::new(),
             ccd: false,
+            locked_axes: LockedAxes::NONE,
         }
     }
 }
@@ -202,6 +207,11 @@ where
     /// Marks the body as a bullet (continuous collision every step).
     pub fn ccd(mut self, on: bool) -> Self {
         self.ccd = on;
+        self
+    }
+    /// Locks world axes of a dynamic body (`LockedAxes::ROTATION` keeps it upright).
+    pub fn locked_axes(mut self, locks: LockedAxes) -> Self {
+        self.locked_axes = locks;
         self
     }
     /// Adds a collider.

@@ -190,9 +190,27 @@ impl<'a> QueryFilter<'a> {
     }
 }
 
-/// The world's optional pair hook (not serialised: code stays with the world object).
-#[derive(Clone, Default)]
-pub(crate) struct PairHook(pub(crate) Option<Arc<dyn PairFilter>>);
+/// The world's optional game hooks (not serialised: code stays with the world object).
+#[derive(Clone)]
+pub(crate) struct Hooks<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) pair_filter: Option<Arc<dyn PairFilter>>,
+    pub(crate) contact_modifier: Option<Arc<dyn crate::modify::ContactModifier<D>>>,
+}
+
+impl<const D: usize> Default for Hooks<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            pair_filter: None,
+            contact_modifier: None,
+        }
+    }
+}
 
 impl<const D: usize> World<D>
 where
@@ -201,7 +219,7 @@ where
     /// Installs (or with `None` removes) the game's per-pair filter. It applies from the
     /// next step; contacts of pairs it now rejects end then (with `ContactStopped` events).
     pub fn set_pair_filter(&mut self, filter: Option<Arc<dyn PairFilter>>) {
-        self.pair_hook = PairHook(filter);
+        self.hooks.pair_filter = filter;
     }
 
     /// True when colliders `a` and `b` (on different bodies) may interact: their
@@ -216,7 +234,7 @@ where
         if !ca.groups.interacts_with(&cb.groups) {
             return false;
         }
-        match &self.pair_hook.0 {
+        match &self.hooks.pair_filter {
             Some(hook) => hook.allow(&FilterPair {
                 collider_a: a,
                 collider_b: b,

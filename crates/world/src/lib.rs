@@ -85,6 +85,8 @@ mod islands;
 mod joints;
 pub mod mass;
 mod metrics;
+mod modify;
+mod motion_control;
 mod pipeline;
 mod profile;
 mod queries;
@@ -108,6 +110,7 @@ pub use islands::SleepSettings;
 pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
 pub use mass::MassProperties;
 pub use metrics::Fnv1a;
+pub use modify::{ContactModifier, Conveyor, ModifiableContact, OneWayPlatform};
 pub use profile::StepProfile;
 pub use queries::{PointProjection, QueryError, QueryHit};
 pub use reuse::PairBasis;
@@ -121,8 +124,8 @@ pub use world::{World, World2, World3, WorldSettings, MAX_CONTACT_REUSE, MAX_DT,
 
 pub use fathom_sdf::Shape;
 pub use fathom_solver::{
-    DistanceJoint, JointKind, Motor, PrismaticJoint, RevoluteJoint, SolverSettings, SphericalJoint,
-    Spring,
+    DistanceJoint, JointKind, LockedAxes, Motor, PrismaticJoint, RevoluteJoint, SolverSettings,
+    SphericalJoint, Spring,
 };
 
 #[cfg(test)]

@@ -90,6 +90,7 @@ where
         let mut laps = Laps::start();
         let mut p = StepProfile::default();
         let mut scratch = std::mem::take(&mut self.scratch);
+        self.drive_kinematic_targets();
         self.ensure_broadphase();
         self.start_poses(&mut scratch.start_poses);
         self.update_collider_boxes();
@@ -102,6 +103,8 @@ where
         self.wake_touched(&mut manifolds);
         self.solver_bodies(&mut scratch.bodies, &mut scratch.index);
         self.contact_constraints(&manifolds, &mut scratch);
+        self.modify_contacts(&manifolds, &mut scratch.modified);
+        apply_modifications(&mut scratch.constraints, &scratch.modified);
         let (solver_bodies, index) = (&mut scratch.bodies, &scratch.index);
         let mut joints = self.joint_constraints(index, solver_bodies);
         let mut joint_refs = crate::joints::as_constraints(&mut joints);
@@ -372,7 +375,8 @@ where
                 b.inv_mass,
                 b.inv_inertia_local,
             )
-            .with_velocity(b.linear_velocity, b.angular_velocity);
+            .with_velocity(b.linear_velocity, b.angular_velocity)
+            .with_locks(b.locked_axes);
             sb.linear_damping = b.linear_damping;
             sb.angular_damping = b.angular_damping;
             sb.gravity_scale = b.gravity_scale;
@@ -455,7 +459,10 @@ where
             } else if b.kind != BodyKind::Fixed && !b.frozen {
                 let rotation = sb.rotation;
                 let origin = sb.center - rotation * b.mass.center;
-                b.pose = Pose::<D>::from_parts(origin.into(), rotation);
+                // A driven kinematic body ends exactly on its target (`motion_control.rs`).
+                b.pose = b
+                    .kinematic_target
+                    .unwrap_or_else(|| Pose::<D>::from_parts(origin.into(), rotation));
                 b.linear_velocity = sb.linear_velocity;
                 b.angular_velocity = sb.angular_velocity;
             }
@@ -612,7 +619,20 @@ fn store_impulses<const D: usize>(
     Space<D>: Dim<D>,
 {
     for (m, c) in manifolds.iter_mut().zip(solved) {
-        for (p, s) in m.points.iter_mut().zip(&c.points) {
+        let every_point = m.points.len() == c.points.len();
+        for (k, p) in m.points.iter_mut().enumerate() {
+            // A contact modifier may have left points out of the solve: those take none.
+            let solved = if every_point {
+                c.points.get(k)
+            } else {
+                c.points.iter().find(|s| s.id == p.id)
+            };
+            let Some(s) = solved else {
+                p.normal_impulse = 0.0;
+                p.friction_impulse = Vector::zeros();
+                p.total_normal_impulse = 0.0;
+                continue;
+            };
             p.normal_impulse = s.normal_impulse;
             p.friction_impulse = c.tangents[0] * s.tangent_impulse[0]
                 + if D == 3 {
@@ -621,6 +641,31 @@ fn store_impulses<const D: usize>(
                     Vector::zeros()
                 };
             p.total_normal_impulse = s.total_normal_impulse;
+        }
+    }
+}
+
+/// Stage 4b: the contact modifier's decisions (`modify.rs`), one per constraint, into the
+/// constraints; values the solver cannot use (negative or not finite) leave the collider's.
+fn apply_modifications<const D: usize>(
+    constraints: &mut [ContactConstraint<D>],
+    modified: &[crate::modify::Modified<D>],
+) where
+    Space<D>: Dim<D>,
+{
+    for (c, m) in constraints.iter_mut().zip(modified) {
+        if m.friction.is_finite() && m.friction >= 0.0 {
+            c.friction = m.friction;
+        }
+        if m.restitution.is_finite() && m.restitution >= 0.0 {
+            c.restitution = m.restitution;
+        }
+        if fathom_math::is_finite_vec(&m.tangent_velocity) {
+            c.tangent_velocity = m.tangent_velocity;
+        }
+        if m.keep.iter().take(c.points.len()).any(|k| !k) {
+            let kept = c.points.iter().zip(m.keep).filter(|(_, k)| *k);
+            c.points = kept.map(|(p, _)| p.clone()).collect();
         }
     }
 }

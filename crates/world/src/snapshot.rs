@@ -49,8 +49,9 @@ const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// The snapshot format version this build writes and reads (2: bodies carry the guard's
 /// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
 /// travel in the snapshot; 4: the payload is postcard, no longer bincode 2; 5: contact pairs
-/// carry their reuse basis and settings the reuse distance).
-pub const SNAPSHOT_VERSION: u16 = 5;
+/// carry their reuse basis and settings the reuse distance; 6: bodies carry their locked axes
+/// and kinematic target).
+pub const SNAPSHOT_VERSION: u16 = 6;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -283,7 +284,7 @@ where
     }
 
     fn replace_keeping_hook(&mut self, mut w: Self) {
-        w.pair_hook = std::mem::take(&mut self.pair_hook);
+        w.hooks = std::mem::take(&mut self.hooks);
         *self = w;
     }
 

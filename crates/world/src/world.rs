@@ -198,9 +198,9 @@ where
     pub(crate) touching: Vec<crate::events::Touch>,
     /// Candidate pairs last found apart, sorted by pair (`reuse.rs`).
     pub(crate) separated: Vec<crate::reuse::SeparatedPair<D>>,
-    /// The game's per-pair filter (code, so never serialised).
+    /// The game's pair filter and contact modifier (code, so never serialised).
     #[serde(skip)]
-    pub(crate) pair_hook: crate::filter::PairHook,
+    pub(crate) hooks: crate::filter::Hooks<D>,
     /// Bodies frozen by this step's guard, in handle order (turned into events at the end
     /// of the step, so never serialised).
     #[serde(skip)]
@@ -277,7 +277,7 @@ where
             events: Vec::new(),
             touching: Vec::new(),
             separated: Vec::new(),
-            pair_hook: crate::filter::PairHook::default(),
+            hooks: crate::filter::Hooks::default(),
             frozen_now: Vec::new(),
             cache_settled: false,
             scratch: Default::default(),
@@ -360,6 +360,8 @@ where
             colliders: Vec::new(),
             ccd: desc.ccd,
             frozen: false,
+            locked_axes: desc.locked_axes,
+            kinematic_target: None,
         };
         let handle = self.bodies.insert(body);
         for (c, mass) in desc.colliders.iter().zip(prepared) {
@@ -534,28 +536,48 @@ where
 
     // ---- game-loop access ----
 
-    fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body<D>, WorldError> {
+    pub(crate) fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body<D>, WorldError> {
         self.bodies.get_mut(h).ok_or(WorldError::NoSuchBody(h))
     }
 
     /// Sets the pose of a body's origin (a teleport: contacts are found anew next step).
     pub fn set_pose(&mut self, h: BodyHandle, pose: Pose<D>) -> Result<(), WorldError> {
-        check_finite_all("pose.translation", pose.translation.vector.iter())?;
+        self.check_pose(h, &pose, "pose")?;
+        let b = self.body_mut(h)?;
+        b.pose = pose;
+        // A body driven by poses stays where it was put.
+        if b.kinematic_target.is_some() {
+            b.kinematic_target = Some(pose);
+        }
+        self.refresh_collider_poses(h);
+        self.wake(h);
+        Ok(())
+    }
+
+    /// Checks that body `h` may take `pose` (called `field` in the error): finite, and its
+    /// colliders' world boxes finite there.
+    pub(crate) fn check_pose(
+        &self,
+        h: BodyHandle,
+        pose: &Pose<D>,
+        field: &str,
+    ) -> Result<(), WorldError> {
+        check_finite_all(
+            &format!("{field}.translation"),
+            pose.translation.vector.iter(),
+        )?;
         let m = Space::<D>::rotation_matrix(&pose.rotation);
-        check_finite_all("pose.rotation", m.iter())?;
+        check_finite_all(&format!("{field}.rotation"), m.iter())?;
         let b = self.bodies.get(h).ok_or(WorldError::NoSuchBody(h))?;
         for c in b.colliders.iter().filter_map(|c| self.colliders.get(*c)) {
             let aabb = crate::pipeline::collider_aabb(&c.shape, &(pose * c.local_pose), c.margin);
             if !box_is_finite(&aabb) {
                 return Err(WorldError::invalid(
-                    "pose.translation",
+                    format!("{field}.translation"),
                     "a collider's world box would overflow f32 there",
                 ));
             }
         }
-        self.body_mut(h)?.pose = pose;
-        self.refresh_collider_poses(h);
-        self.wake(h);
         Ok(())
     }
 
@@ -582,6 +604,7 @@ where
         let b = self.body_mut(h)?;
         if b.kind != BodyKind::Fixed {
             b.linear_velocity = v;
+            b.kinematic_target = None;
         }
         self.wake(h);
         Ok(())
@@ -597,6 +620,7 @@ where
         let b = self.body_mut(h)?;
         if b.kind != BodyKind::Fixed {
             b.angular_velocity = w;
+            b.kinematic_target = None;
         }
         self.wake(h);
         Ok(())

@@ -161,8 +161,8 @@ where
     Space<D>: Dim<D>,
 {
     match kind {
-        JointKind::Revolute(j) => j.motor.is_some(),
-        JointKind::Prismatic(j) => j.motor.is_some(),
+        JointKind::Revolute(j) => j.motor.is_some() || j.servo.is_some(),
+        JointKind::Prismatic(j) => j.motor.is_some() || j.servo.is_some(),
         _ => false,
     }
 }

@@ -60,7 +60,7 @@ pub use constraint::Constraint;
 pub use contact::{ContactConstraint, ContactPoint, StepContext};
 pub use joints::{
     DistanceJoint, JointConstraint, JointImpulses, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    SphericalJoint, Spring,
+    RopeJoint, Servo, SphericalJoint, Spring,
 };
 pub use locks::LockedAxes;
 pub use softness::Softness;

@@ -23,7 +23,7 @@ use crate::world::World;
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
 use fathom_solver::{
     Constraint, DistanceJoint, JointConstraint, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    SolverBody, SphericalJoint, Spring,
+    RopeJoint, Servo, SolverBody, SphericalJoint, Spring,
 };
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
@@ -137,6 +137,12 @@ where
     pub fn distance() -> Self {
         Self::new(DistanceJoint::default())
     }
+    /// A rope at most `max_length` metres long between the anchors.
+    pub fn rope(max_length: Real) -> Self {
+        Self::new(RopeJoint {
+            max_length: Some(max_length),
+        })
+    }
     /// Sets the kind.
     pub fn kind(mut self, kind: impl Into<JointKind<D>>) -> Self {
         self.kind = kind.into();
@@ -205,6 +211,16 @@ fn check_motor(field: &str, motor: &Option<Motor>) -> Result<(), WorldError> {
     Ok(())
 }
 
+fn check_servo(field: &str, servo: &Option<Servo>) -> Result<(), WorldError> {
+    if let Some(s) = servo {
+        check_finite(&format!("{field}.target"), s.target)?;
+        check_non_negative(&format!("{field}.hertz"), s.hertz)?;
+        check_non_negative(&format!("{field}.damping_ratio"), s.damping_ratio)?;
+        check_non_negative(&format!("{field}.max_force"), s.max_force)?;
+    }
+    Ok(())
+}
+
 fn check_spring(field: &str, spring: &Option<Spring>) -> Result<(), WorldError> {
     if let Some(s) = spring {
         check_non_negative(&format!("{field}.hertz"), s.hertz)?;
@@ -266,12 +282,14 @@ where
             check_limits("revolute.limits", &r.limits)?;
             check_motor("revolute.motor", &r.motor)?;
             check_spring("revolute.spring", &r.spring)?;
+            check_servo("revolute.servo", &r.servo)?;
             check_finite("revolute.spring_target", r.spring_target)
         }
         JointKind::Prismatic(p) => {
             check_axis("prismatic.axis", p.axis.iter())?;
             check_limits("prismatic.limits", &p.limits)?;
-            check_motor("prismatic.motor", &p.motor)
+            check_motor("prismatic.motor", &p.motor)?;
+            check_servo("prismatic.servo", &p.servo)
         }
         JointKind::Spherical(s) => {
             check_axis("spherical.cone_axis", s.cone_axis.iter())?;
@@ -303,6 +321,10 @@ where
             }
             check_spring("distance.spring", &d.spring)
         }
+        JointKind::Rope(r) => match r.max_length {
+            Some(l) => check_non_negative("rope.max_length", l),
+            None => Ok(()),
+        },
     }
 }
 
@@ -436,12 +458,12 @@ where
         }
         desc.validate()?;
         let mut kind = desc.kind.clone();
-        if let JointKind::Distance(d) = &mut kind {
-            if d.length.is_none() {
-                let pa = ba.pose * nalgebra::Point::from(desc.anchor_a);
-                let pb = bb.pose * nalgebra::Point::from(desc.anchor_b);
-                d.length = Some((pb - pa).norm());
-            }
+        let pa = ba.pose * nalgebra::Point::from(desc.anchor_a);
+        let pb = bb.pose * nalgebra::Point::from(desc.anchor_b);
+        match &mut kind {
+            JointKind::Distance(d) if d.length.is_none() => d.length = Some((pb - pa).norm()),
+            JointKind::Rope(r) if r.max_length.is_none() => r.max_length = Some((pb - pa).norm()),
+            _ => {}
         }
         let reference = ba.pose.rotation.inverse() * bb.pose.rotation;
         let constraint = JointConstraint::new(

@@ -291,7 +291,7 @@ where
     Space<D>: Dim<D>,
 {
     let mut w = awake_world::<D>(-up::<D>() * G);
-    let tilt = turn_about_depth::<D>(0.5236);
+    let tilt = turn_about_depth::<D>(std::f32::consts::FRAC_PI_6 as Real);
     let mut half = Vector::<D>::repeat(20.0);
     half[1] = 0.5;
     w.add_body(
@@ -344,7 +344,7 @@ where
     // It fell onto the slope and rests there, its centre 0.25 m from the slab's top face
     // (normal n = (sin 30°, cos 30°), 0.5 m from the slab's centre at y = -0.5) along n.
     let y = w.body(ball).unwrap().position()[1];
-    let (sin, cos) = (0.5236 as Real).sin_cos();
+    let (sin, cos) = (std::f32::consts::FRAC_PI_6 as Real).sin_cos();
     let face = -0.5 * cos + 0.5;
     let rest = (0.25 + face - sin * start[0]) / cos;
     // Soft contact: the resting ball sinks by millimetres at most.

@@ -1,6 +1,7 @@
 //! Joints as soft constraints of the substepped solver: fixed, revolute
-//! (hinge, with limits, motor and spring), prismatic (slider, with limits and
-//! motor), spherical (ball, with a cone limit) and distance (rod or spring).
+//! (hinge, with limits, motor, servo and spring), prismatic (slider, with limits,
+//! motor and servo), spherical (ball, with a cone limit), distance (rod or spring)
+//! and rope (a maximum distance).
 //!
 //! One [`JointConstraint`] type covers every kind and implements
 //! [`Constraint`], so the solver runs joints at the same stages as contacts
@@ -21,7 +22,8 @@ mod params;
 pub(crate) mod rows;
 
 pub use params::{
-    DistanceJoint, JointKind, Motor, PrismaticJoint, RevoluteJoint, SphericalJoint, Spring,
+    DistanceJoint, JointKind, Motor, PrismaticJoint, RevoluteJoint, RopeJoint, Servo,
+    SphericalJoint, Spring,
 };
 
 use crate::body::SolverBody;
@@ -49,6 +51,9 @@ where
     pub axial: Real,
     /// Motor, along the axial row.
     pub motor: Real,
+    /// Servo, along the axial row.
+    #[serde(default)]
+    pub servo: Real,
     /// Lower limit (or the cone limit), along the axial row (>= 0).
     pub lower: Real,
     /// Upper limit, against the axial row (>= 0).
@@ -65,6 +70,7 @@ where
             angular: Space::<D>::ang_zero(),
             axial: 0.0,
             motor: 0.0,
+            servo: 0.0,
             lower: 0.0,
             upper: 0.0,
         }
@@ -318,7 +324,7 @@ where
             JointKind::Spherical(s) => {
                 s.cone_axis = s.cone_axis.try_normalize(0.0).unwrap_or(s.cone_axis)
             }
-            JointKind::Fixed | JointKind::Distance(_) => {}
+            JointKind::Fixed | JointKind::Distance(_) | JointKind::Rope(_) => {}
         }
         Self {
             body_a,
@@ -360,7 +366,7 @@ where
                 let row = Row::linear(axis, &(f.r_a + f.d), &f.r_b);
                 Some((row, axis.dot(&f.d)))
             }
-            JointKind::Distance(_) => {
+            JointKind::Distance(_) | JointKind::Rope(_) => {
                 let len = f.d.norm();
                 (len > 1e-6).then(|| (Row::linear(f.d / len, &f.r_a, &f.r_b), len))
             }
@@ -399,7 +405,9 @@ where
             JointKind::Revolute(r) => {
                 perpendicular_axes::<D>(&Space::<D>::rotate_ang(&f.q_a, &r.axis))
             }
-            JointKind::Spherical(_) | JointKind::Distance(_) => (angular_basis::<D>().0, 0),
+            JointKind::Spherical(_) | JointKind::Distance(_) | JointKind::Rope(_) => {
+                (angular_basis::<D>().0, 0)
+            }
         };
         for axis in &axes[..n] {
             c[block.n] = Space::<D>::ang_dot(axis, &f.twist);
@@ -414,7 +422,7 @@ where
                     block.push(Row::linear(*t, &(f.r_a + f.d), &f.r_b), false);
                 }
             }
-            JointKind::Distance(_) => {}
+            JointKind::Distance(_) | JointKind::Rope(_) => {}
             _ => {
                 for i in 0..D {
                     c[block.n] = f.d[i];
@@ -426,7 +434,10 @@ where
     }
 
     fn has_point(&self) -> bool {
-        !matches!(self.kind, JointKind::Prismatic(_) | JointKind::Distance(_))
+        !matches!(
+            self.kind,
+            JointKind::Prismatic(_) | JointKind::Distance(_) | JointKind::Rope(_)
+        )
     }
 
     /// The accumulated impulses projected on the block's rows.
@@ -458,7 +469,7 @@ where
     /// The sum of axial impulses, signed along the axial row.
     fn axial_total(&self) -> Real {
         let i = &self.impulses;
-        i.axial + i.motor + i.lower - i.upper
+        i.axial + i.motor + i.servo + i.lower - i.upper
     }
 
     /// Limits, motor and spring along the axial row.
@@ -470,9 +481,15 @@ where
         let (block, _) = self.equality_block(&f);
         let (ia, ib) = (self.body_a, self.body_b);
         let free = (Real::MIN, Real::MAX);
+        let servo = match &self.kind {
+            JointKind::Revolute(r) => r.servo,
+            JointKind::Prismatic(p) => p.servo,
+            _ => None,
+        };
         let (spring, target, motor, limits) = match &self.kind {
             JointKind::Revolute(r) => (r.spring, r.spring_target, r.motor, r.limits),
             JointKind::Prismatic(p) => (None, 0.0, p.motor, p.limits),
+            JointKind::Rope(r) => (None, 0.0, None, self.rope_limits(r)),
             JointKind::Distance(d) => {
                 let length = d.length.unwrap_or(0.0);
                 if d.spring.is_none() {
@@ -504,6 +521,12 @@ where
         if let Some(s) = spring {
             let soft = spring_soft(&s, pos - target, ctx.h);
             self.impulses.axial = one(self, &row, soft, 0.0, self.impulses.axial, free);
+        }
+        if let Some(s) = servo {
+            let soft = spring_soft(&s.spring(), pos - s.target, ctx.h);
+            let max = s.max_force * ctx.h;
+            let acc = self.impulses.servo;
+            self.impulses.servo = one(self, &row, soft, 0.0, acc, (-max, max));
         }
         if let Some(m) = motor {
             let max = m.max_force * ctx.h;
@@ -634,7 +657,13 @@ where
             JointKind::Revolute(r) => r.limits,
             JointKind::Prismatic(p) => p.limits,
             JointKind::Distance(d) if d.spring.is_some() => Some([d.min_length, d.max_length]),
+            JointKind::Rope(r) => self.rope_limits(r),
             _ => None,
         }
+    }
+
+    /// A rope's bounds: no lower one (the anchors may meet), its length as the upper.
+    fn rope_limits(&self, r: &RopeJoint) -> Option<[Real; 2]> {
+        Some([Real::MIN, r.max_length.unwrap_or(0.0)])
     }
 }

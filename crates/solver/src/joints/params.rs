@@ -19,6 +19,32 @@ pub struct Motor {
     pub max_force: Real,
 }
 
+/// A position motor (servo): drives the joint's position (hinge angle, slider translation)
+/// to `target` like a damped spring of `hertz` and `damping_ratio`, with at most
+/// `max_force`. Without the cap it is a spring; with it a door or an arm swings to its angle
+/// no harder than its motor can push.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Servo {
+    /// Target position: radians for hinges (within ±π of the rest angle), metres for sliders.
+    pub target: Real,
+    /// Stiffness as a natural frequency, Hz (mass-independent, as [`Spring`]).
+    pub hertz: Real,
+    /// Damping ratio (1 = critical: no overshoot).
+    pub damping_ratio: Real,
+    /// Largest torque (N m, hinges) or force (N, sliders) the servo applies.
+    pub max_force: Real,
+}
+
+impl Servo {
+    /// The servo's spring, without its target and cap.
+    pub(crate) fn spring(&self) -> Spring {
+        Spring {
+            hertz: self.hertz,
+            damping_ratio: self.damping_ratio,
+        }
+    }
+}
+
 /// A damped spring, as a frequency and a damping ratio (mass-independent, as in Box2D).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spring {
@@ -46,6 +72,8 @@ where
     pub spring: Option<Spring>,
     /// The angle the spring pulls towards, radians.
     pub spring_target: Real,
+    /// Drives the hinge angle to a target with a capped torque.
+    pub servo: Option<Servo>,
 }
 
 impl<const D: usize> Default for RevoluteJoint<D>
@@ -59,6 +87,7 @@ where
             motor: None,
             spring: None,
             spring_target: 0.0,
+            servo: None,
         }
     }
 }
@@ -94,6 +123,23 @@ where
         self.spring_target = target;
         self
     }
+    /// Adds a servo driving the angle to `target` radians as a spring of `hertz` and
+    /// `damping_ratio`, with at most `max_torque` N m.
+    pub fn servo(
+        mut self,
+        target: Real,
+        hertz: Real,
+        damping_ratio: Real,
+        max_torque: Real,
+    ) -> Self {
+        self.servo = Some(Servo {
+            target,
+            hertz,
+            damping_ratio,
+            max_force: max_torque,
+        });
+        self
+    }
 }
 
 /// A slider: B may only translate along `axis` (fixed in A) and may not turn relative to A.
@@ -109,6 +155,8 @@ where
     pub limits: Option<[Real; 2]>,
     /// Drives the sliding speed (m/s) with at most `max_force` N.
     pub motor: Option<Motor>,
+    /// Drives the translation to a target with a capped force.
+    pub servo: Option<Servo>,
 }
 
 impl<const D: usize> Default for PrismaticJoint<D>
@@ -120,6 +168,7 @@ where
             axis: crate::joints::rows::unit::<D>(0),
             limits: None,
             motor: None,
+            servo: None,
         }
     }
 }
@@ -141,6 +190,23 @@ where
     /// Adds a motor of target `speed` (m/s) and `max_force` (N).
     pub fn motor(mut self, speed: Real, max_force: Real) -> Self {
         self.motor = Some(Motor { speed, max_force });
+        self
+    }
+    /// Adds a servo driving the translation to `target` metres as a spring of `hertz` and
+    /// `damping_ratio`, with at most `max_force` N.
+    pub fn servo(
+        mut self,
+        target: Real,
+        hertz: Real,
+        damping_ratio: Real,
+        max_force: Real,
+    ) -> Self {
+        self.servo = Some(Servo {
+            target,
+            hertz,
+            damping_ratio,
+            max_force,
+        });
         self
     }
 }
@@ -231,6 +297,15 @@ impl DistanceJoint {
     }
 }
 
+/// A rope: the anchors may come closer freely but never further apart than `max_length`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RopeJoint {
+    /// Longest distance between the anchors, metres; `None`: their distance when the joint
+    /// is made.
+    pub max_length: Option<Real>,
+}
+
 /// What a joint constrains.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
@@ -248,6 +323,8 @@ where
     Spherical(SphericalJoint<D>),
     /// A rod or spring between the anchors.
     Distance(DistanceJoint),
+    /// A rope between the anchors: a maximum distance only.
+    Rope(RopeJoint),
 }
 
 impl<const D: usize> Default for JointKind<D>
@@ -283,6 +360,15 @@ where
 {
     fn from(j: SphericalJoint<D>) -> Self {
         Self::Spherical(j)
+    }
+}
+
+impl<const D: usize> From<RopeJoint> for JointKind<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn from(j: RopeJoint) -> Self {
+        Self::Rope(j)
     }
 }
 

@@ -75,6 +75,7 @@
 pub mod arena;
 mod body;
 mod ccd_stage;
+mod character;
 mod contacts;
 mod desc;
 mod error;
@@ -101,6 +102,7 @@ mod world;
 pub use arena::{BodyHandle, ColliderHandle};
 pub use body::{Body, Collider};
 pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION, CORE_FRACTION};
+pub use character::{AutoStep, CharacterCollision, CharacterController, CharacterMove};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
 pub use desc::{BodyDesc, BodyKind, ColliderDesc, MAX_GRAVITY_SCALE};
 pub use error::WorldError;
@@ -112,7 +114,7 @@ pub use mass::MassProperties;
 pub use metrics::Fnv1a;
 pub use modify::{ContactModifier, Conveyor, ModifiableContact, OneWayPlatform};
 pub use profile::StepProfile;
-pub use queries::{PointProjection, QueryError, QueryHit};
+pub use queries::{PointProjection, QueryError, QueryHit, ShapePenetration};
 pub use reuse::PairBasis;
 pub use scene::{
     read_scene_text, Scene, Scene2, Scene3, SceneError, SceneJoint, MAX_SCENE_FILE_BYTES,

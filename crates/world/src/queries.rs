@@ -64,6 +64,21 @@ pub struct QueryHit<const D: usize> {
     pub started_inside: bool,
 }
 
+/// How deep a query shape overlaps a collider ([`World::shape_penetrations`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapePenetration<const D: usize> {
+    /// The collider.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// Overlap depth, metres (positive).
+    pub depth: Real,
+    /// Unit normal from the collider towards the shape, world frame.
+    pub normal: Vector<D>,
+    /// The collider's surface point deepest inside the shape, world frame.
+    pub point: Vector<D>,
+}
+
 /// The nearest point of a collider's surface to a query point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PointProjection<const D: usize> {
@@ -496,6 +511,50 @@ where
             }
         }
         Ok(best)
+    }
+
+    /// Every collider that `shape` at `pose` (world) overlaps, with how deep: moving the shape
+    /// by `depth` along `normal` (world, from the collider towards the shape) separates the
+    /// pair. Sorted by handle. Colliders whose kinds have no penetration query are skipped.
+    pub fn shape_penetrations(
+        &self,
+        shape: &Shape<D>,
+        pose: &Pose<D>,
+        filter: &QueryFilter,
+    ) -> Result<Vec<ShapePenetration<D>>, QueryError> {
+        shape
+            .validate()
+            .map_err(|_| invalid("shape", "fails its own validation"))?;
+        check_point("pose.translation", &pose.translation.vector)?;
+        let bounds = shape.bounds().transformed(pose);
+        if bounds.is_empty() || !is_finite_vec(&bounds.min) || !is_finite_vec(&bounds.max) {
+            return Err(invalid("shape", "must be bounded"));
+        }
+        let opts = ContactOptions::default();
+        Ok(self
+            .box_candidates(&bounds)
+            .into_iter()
+            .map(key_handle)
+            .filter_map(|h| {
+                let c = self.accepted(h, filter)?;
+                let p = fathom_narrowphase::penetration(
+                    &c.shape as &dyn Sdf<D>,
+                    &c.world_pose,
+                    shape as &dyn Sdf<D>,
+                    pose,
+                    &opts,
+                )
+                .ok()?
+                .deepest?;
+                Some(ShapePenetration {
+                    collider: h,
+                    body: c.body,
+                    depth: p.depth,
+                    normal: p.normal,
+                    point: p.point_a,
+                })
+            })
+            .collect())
     }
 
     /// The colliders whose shape overlaps the world box `aabb` (the narrowphase's exact

@@ -163,6 +163,7 @@ where
     match kind {
         JointKind::Revolute(j) => j.motor.is_some() || j.servo.is_some(),
         JointKind::Prismatic(j) => j.motor.is_some() || j.servo.is_some(),
+        JointKind::Wheel(j) => j.motor.is_some(),
         _ => false,
     }
 }

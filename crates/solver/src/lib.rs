@@ -60,7 +60,7 @@ pub use constraint::Constraint;
 pub use contact::{ContactConstraint, ContactPoint, StepContext};
 pub use joints::{
     DistanceJoint, JointConstraint, JointImpulses, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    RopeJoint, Servo, SphericalJoint, Spring,
+    RopeJoint, Servo, SphericalJoint, Spring, WheelJoint,
 };
 pub use locks::LockedAxes;
 pub use softness::Softness;

@@ -23,7 +23,7 @@ use crate::world::World;
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
 use fathom_solver::{
     Constraint, DistanceJoint, JointConstraint, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    RopeJoint, Servo, SolverBody, SphericalJoint, Spring,
+    RopeJoint, Servo, SolverBody, SphericalJoint, Spring, WheelJoint,
 };
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,11 @@ where
     /// A rigid distance joint at the anchors' distance when added.
     pub fn distance() -> Self {
         Self::new(DistanceJoint::default())
+    }
+    /// A wheel on a suspension along `axis` (A's frame) with the default spring (4 Hz, 0.7),
+    /// spinning about the default axle (z).
+    pub fn wheel(axis: Vector<D>) -> Self {
+        Self::new(WheelJoint::default().axis(axis))
     }
     /// A rope at most `max_length` metres long between the anchors.
     pub fn rope(max_length: Real) -> Self {
@@ -320,6 +325,13 @@ where
                 ));
             }
             check_spring("distance.spring", &d.spring)
+        }
+        JointKind::Wheel(w) => {
+            check_axis("wheel.axis", w.axis.iter())?;
+            check_axis("wheel.axle", ang_components::<D>(&w.axle).iter())?;
+            check_spring("wheel.spring", &Some(w.spring))?;
+            check_limits("wheel.limits", &w.limits)?;
+            check_motor("wheel.motor", &w.motor)
         }
         JointKind::Rope(r) => match r.max_length {
             Some(l) => check_non_negative("rope.max_length", l),

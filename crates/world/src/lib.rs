@@ -127,7 +127,7 @@ pub use world::{World, World2, World3, WorldSettings, MAX_CONTACT_REUSE, MAX_DT,
 pub use fathom_sdf::Shape;
 pub use fathom_solver::{
     DistanceJoint, JointKind, LockedAxes, Motor, PrismaticJoint, RevoluteJoint, RopeJoint, Servo,
-    SolverSettings, SphericalJoint, Spring,
+    SolverSettings, SphericalJoint, Spring, WheelJoint,
 };
 
 #[cfg(test)]

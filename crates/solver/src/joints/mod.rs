@@ -1,7 +1,7 @@
 //! Joints as soft constraints of the substepped solver: fixed, revolute
 //! (hinge, with limits, motor, servo and spring), prismatic (slider, with limits,
 //! motor and servo), spherical (ball, with a cone limit), distance (rod or spring)
-//! and rope (a maximum distance).
+//! rope (a maximum distance) and wheel (a sprung suspension axis, free spin, motor).
 //!
 //! One [`JointConstraint`] type covers every kind and implements
 //! [`Constraint`], so the solver runs joints at the same stages as contacts
@@ -23,7 +23,7 @@ pub(crate) mod rows;
 
 pub use params::{
     DistanceJoint, JointKind, Motor, PrismaticJoint, RevoluteJoint, RopeJoint, Servo,
-    SphericalJoint, Spring,
+    SphericalJoint, Spring, WheelJoint,
 };
 
 use crate::body::SolverBody;
@@ -321,6 +321,13 @@ where
                 }
             }
             JointKind::Prismatic(p) => p.axis = p.axis.try_normalize(0.0).unwrap_or(p.axis),
+            JointKind::Wheel(w) => {
+                w.axis = w.axis.try_normalize(0.0).unwrap_or(w.axis);
+                let n = Space::<D>::ang_norm(&w.axle);
+                if n > 0.0 {
+                    w.axle = w.axle * (1.0 / n);
+                }
+            }
             JointKind::Spherical(s) => {
                 s.cone_axis = s.cone_axis.try_normalize(0.0).unwrap_or(s.cone_axis)
             }
@@ -361,8 +368,9 @@ where
                 let axis = Space::<D>::rotate_ang(&f.q_a, &r.axis);
                 Some((Row::angular(axis), Space::<D>::ang_dot(&f.twist, &axis)))
             }
-            JointKind::Prismatic(p) => {
-                let axis = f.q_a.transform_vector(&p.axis);
+            JointKind::Prismatic(PrismaticJoint { axis, .. })
+            | JointKind::Wheel(WheelJoint { axis, .. }) => {
+                let axis = f.q_a.transform_vector(axis);
                 let row = Row::linear(axis, &(f.r_a + f.d), &f.r_b);
                 Some((row, axis.dot(&f.d)))
             }
@@ -402,8 +410,9 @@ where
         let mut c = [0.0; MAX_ROWS];
         let (axes, n) = match &self.kind {
             JointKind::Fixed | JointKind::Prismatic(_) => angular_basis::<D>(),
-            JointKind::Revolute(r) => {
-                perpendicular_axes::<D>(&Space::<D>::rotate_ang(&f.q_a, &r.axis))
+            JointKind::Revolute(RevoluteJoint { axis, .. })
+            | JointKind::Wheel(WheelJoint { axle: axis, .. }) => {
+                perpendicular_axes::<D>(&Space::<D>::rotate_ang(&f.q_a, axis))
             }
             JointKind::Spherical(_) | JointKind::Distance(_) | JointKind::Rope(_) => {
                 (angular_basis::<D>().0, 0)
@@ -414,8 +423,9 @@ where
             block.push(Row::angular(*axis), true);
         }
         match &self.kind {
-            JointKind::Prismatic(p) => {
-                let axis = f.q_a.transform_vector(&p.axis);
+            JointKind::Prismatic(PrismaticJoint { axis, .. })
+            | JointKind::Wheel(WheelJoint { axis, .. }) => {
+                let axis = f.q_a.transform_vector(axis);
                 let tangents = Space::<D>::tangents(&axis);
                 for t in &tangents[..D - 1] {
                     c[block.n] = t.dot(&f.d);
@@ -436,7 +446,10 @@ where
     fn has_point(&self) -> bool {
         !matches!(
             self.kind,
-            JointKind::Prismatic(_) | JointKind::Distance(_) | JointKind::Rope(_)
+            JointKind::Prismatic(_)
+                | JointKind::Distance(_)
+                | JointKind::Rope(_)
+                | JointKind::Wheel(_)
         )
     }
 
@@ -469,7 +482,21 @@ where
     /// The sum of axial impulses, signed along the axial row.
     fn axial_total(&self) -> Real {
         let i = &self.impulses;
-        i.axial + i.motor + i.servo + i.lower - i.upper
+        // A wheel's motor drives its spin, not its suspension (`spin_row`).
+        let motor = if matches!(self.kind, JointKind::Wheel(_)) {
+            0.0
+        } else {
+            i.motor
+        };
+        i.axial + motor + i.servo + i.lower - i.upper
+    }
+
+    /// A wheel's spin row (about its axle), which its motor drives.
+    fn spin_row(&self, f: &Frame<D>) -> Option<Row<D>> {
+        match &self.kind {
+            JointKind::Wheel(w) => Some(Row::angular(Space::<D>::rotate_ang(&f.q_a, &w.axle))),
+            _ => None,
+        }
     }
 
     /// Limits, motor and spring along the axial row.
@@ -490,6 +517,7 @@ where
             JointKind::Revolute(r) => (r.spring, r.spring_target, r.motor, r.limits),
             JointKind::Prismatic(p) => (None, 0.0, p.motor, p.limits),
             JointKind::Rope(r) => (None, 0.0, None, self.rope_limits(r)),
+            JointKind::Wheel(w) => (Some(w.spring), 0.0, None, w.limits),
             JointKind::Distance(d) => {
                 let length = d.length.unwrap_or(0.0);
                 if d.spring.is_none() {
@@ -532,6 +560,13 @@ where
             let max = m.max_force * ctx.h;
             let acc = self.impulses.motor;
             self.impulses.motor = one(self, &row, rigid(), m.speed, acc, (-max, max));
+        }
+        if let (JointKind::Wheel(WheelJoint { motor: Some(m), .. }), Some(spin)) =
+            (&self.kind, self.spin_row(&f))
+        {
+            let max = m.max_force * ctx.h;
+            let acc = self.impulses.motor;
+            self.impulses.motor = one(self, &spin, rigid(), m.speed, acc, (-max, max));
         }
         if let Some([lo, hi]) = limits {
             let pos_inf = (0.0, Real::MAX);
@@ -596,6 +631,9 @@ where
                 }
             }
         }
+        if let Some(spin) = self.spin_row(&f) {
+            torque += spin.ang_b * self.impulses.motor;
+        }
         (force * inv_h, torque * inv_h)
     }
 }
@@ -638,6 +676,9 @@ where
         if let Some((row, _)) = self.axial(&f) {
             let (block, _) = self.equality_block(&f);
             apply_through(bodies, ia, ib, &row, &block, self.axial_total());
+            if let Some(spin) = self.spin_row(&f) {
+                apply_through(bodies, ia, ib, &spin, &block, i.motor);
+            }
         }
     }
 
@@ -658,6 +699,7 @@ where
             JointKind::Prismatic(p) => p.limits,
             JointKind::Distance(d) if d.spring.is_some() => Some([d.min_length, d.max_length]),
             JointKind::Rope(r) => self.rope_limits(r),
+            JointKind::Wheel(w) => w.limits,
             _ => None,
         }
     }

@@ -297,6 +297,83 @@ impl DistanceJoint {
     }
 }
 
+/// A wheel on a suspension: B's anchor slides along `axis` (A's frame) on a spring, and B
+/// spins freely about `axle` (A's frame; in 2D the plane's normal), which it keeps; a motor
+/// may drive the spin.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, bound = "")]
+pub struct WheelJoint<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// Suspension axis in A's frame (normalised when the joint is made): the wheel's travel.
+    pub axis: Vector<D>,
+    /// Spin axis in A's frame (normalised when the joint is made).
+    pub axle: AngVector<D>,
+    /// The suspension's spring, pulling the anchors together along `axis` (its rest
+    /// translation is 0: give anchors that coincide at rest).
+    pub spring: Spring,
+    /// `[lower, upper]` bounds of the suspension travel, metres.
+    pub limits: Option<[Real; 2]>,
+    /// Drives the spin (rad/s) with at most `max_force` N m.
+    pub motor: Option<Motor>,
+}
+
+impl<const D: usize> Default for WheelJoint<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            axis: crate::joints::rows::unit::<D>(1),
+            axle: crate::joints::rows::angular_basis::<D>().0[Space::<D>::ANGULAR_DOF - 1],
+            spring: Spring {
+                hertz: 4.0,
+                damping_ratio: 0.7,
+            },
+            limits: None,
+            motor: None,
+        }
+    }
+}
+
+impl<const D: usize> WheelJoint<D>
+where
+    Space<D>: Dim<D>,
+{
+    /// Sets the suspension axis (A's frame).
+    pub fn axis(mut self, axis: Vector<D>) -> Self {
+        self.axis = axis;
+        self
+    }
+    /// Sets the spin axis (A's frame).
+    pub fn axle(mut self, axle: AngVector<D>) -> Self {
+        self.axle = axle;
+        self
+    }
+    /// Sets the suspension spring.
+    pub fn spring(mut self, hertz: Real, damping_ratio: Real) -> Self {
+        self.spring = Spring {
+            hertz,
+            damping_ratio,
+        };
+        self
+    }
+    /// Limits the suspension travel to `[lower, upper]` metres.
+    pub fn limits(mut self, lower: Real, upper: Real) -> Self {
+        self.limits = Some([lower, upper]);
+        self
+    }
+    /// Adds a spin motor of target `speed` (rad/s) and `max_torque` (N m).
+    pub fn motor(mut self, speed: Real, max_torque: Real) -> Self {
+        self.motor = Some(Motor {
+            speed,
+            max_force: max_torque,
+        });
+        self
+    }
+}
+
 /// A rope: the anchors may come closer freely but never further apart than `max_length`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -325,6 +402,8 @@ where
     Distance(DistanceJoint),
     /// A rope between the anchors: a maximum distance only.
     Rope(RopeJoint),
+    /// A wheel on a sprung suspension.
+    Wheel(WheelJoint<D>),
 }
 
 impl<const D: usize> Default for JointKind<D>
@@ -360,6 +439,15 @@ where
 {
     fn from(j: SphericalJoint<D>) -> Self {
         Self::Spherical(j)
+    }
+}
+
+impl<const D: usize> From<WheelJoint<D>> for JointKind<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn from(j: WheelJoint<D>) -> Self {
+        Self::Wheel(j)
     }
 }
 

@@ -85,10 +85,7 @@ where
         let awake = world.awake_body_count() > 0;
         let start = Instant::now();
         world.step();
-        times.record(start.elapsed().as_secs_f64() * 1e3, awake);
-        for (name, t) in world.profile().stages() {
-            *times.stages.entry(name.to_string()).or_default() += t.as_secs_f64() * 1e3;
-        }
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &world);
         ledger.record(&world);
         progress(i + 1);
     }
@@ -173,7 +170,7 @@ pub fn run_driving(
         let awake = run.world.awake_body_count() > 0;
         let start = Instant::now();
         run.step()?;
-        times.record(start.elapsed().as_secs_f64() * 1e3, awake);
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &run.world);
         ledger.record(&run.world);
         progress(i + 1);
     }
@@ -191,6 +188,53 @@ pub fn run_driving(
     Ok(DrivingReport {
         run: report(name, &run.world, steps, &times, &ledger),
         vehicle,
+    })
+}
+
+/// The character course's run: the world's figures plus the character's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CourseReport {
+    /// The world's figures, as for any scene.
+    #[serde(flatten)]
+    pub run: RunReport,
+    /// Where the character ended, world, metres.
+    pub character_position: [f32; 3],
+    /// Whether it ended on the ground.
+    pub character_grounded: bool,
+}
+
+/// Steps the character course `steps` times with its script (see [`run_scene`]).
+pub fn run_course(
+    steps: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<CourseReport, fathom_world::WorldError> {
+    use crate::character_course::{course_scene, CourseInput, CourseRun, COURSE_SCENE};
+    let mut world = course_scene()
+        .build()
+        .map_err(|e| fathom_world::WorldError::invalid("scene", e.to_string()))?;
+    let mut course = CourseRun::attach(&mut world)?;
+    let mut ledger =
+        EnergyLedger::new(&world).uncounted("the character's pushes and the door's servo");
+    let mut times = StepTimes::default();
+    let dt = world.settings().dt;
+    for i in 0..steps {
+        let awake = world.awake_body_count() > 0;
+        let start = Instant::now();
+        let input = CourseInput::scripted(world.step_count() as f32 * dt);
+        course.before_step(&mut world, input)?;
+        world.step();
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &world);
+        ledger.record(&world);
+        progress(i + 1);
+    }
+    let p = world
+        .body(course.character())
+        .expect("the character stays in its world")
+        .position();
+    Ok(CourseReport {
+        run: report(COURSE_SCENE, &world, steps, &times, &ledger),
+        character_position: [p.x, p.y, p.z],
+        character_grounded: course.grounded(),
     })
 }
 
@@ -212,10 +256,17 @@ struct StepTimes {
 }
 
 impl StepTimes {
-    fn record(&mut self, ms: f64, awake: bool) {
+    /// One step of `ms` (begun with a body awake or not) and `world`'s stage times of it.
+    fn record<const D: usize>(&mut self, ms: f64, awake: bool, world: &World<D>)
+    where
+        Space<D>: Dim<D>,
+    {
         self.all.record(ms);
         if awake {
             self.awake.record(ms);
+        }
+        for (name, t) in world.profile().stages() {
+            *self.stages.entry(name.to_string()).or_default() += t.as_secs_f64() * 1e3;
         }
     }
 }

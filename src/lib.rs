@@ -5,6 +5,7 @@
 //! comparison ([`compare`]).
 #![warn(missing_docs)]
 
+pub mod character_course;
 pub mod compare;
 pub mod demo_scenes;
 pub mod drive;

@@ -159,8 +159,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// The shipped driving scene (`scenes/driving.ron`), last in the window's scene list.
+/// The shipped driving scene (`scenes/driving.ron`), after the demo scenes in the window's
+/// scene list.
 const DRIVING_SCENE: &str = "driving";
+/// The character course, built in code (its hooks are code), last in the list.
+use fathom_app::character_course::COURSE_SCENE;
 
 /// What `fathom view --screenshot` asks for.
 struct Shot {
@@ -207,6 +210,9 @@ fn view(arg: &str, shot: Option<Shot>) -> Result<(), String> {
 /// `arg` (a scene file, or a shipped scene's name) as the viewer shows it; a driving
 /// scene comes with its car, driven by its script until a driving key is pressed.
 fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
+    if arg == COURSE_SCENE {
+        return Ok(fathom_app::character_course::course_view());
+    }
     let Some(path) = driving_file(arg) else {
         let (name, scene) = load_scene(arg)?;
         return Ok(named_scene(name, scene));
@@ -227,7 +233,7 @@ fn shipped_scene_names() -> Vec<&'static str> {
     DEMO_SCENES
         .iter()
         .map(|d| d.name)
-        .chain([DRIVING_SCENE])
+        .chain([DRIVING_SCENE, COURSE_SCENE])
         .collect()
 }
 
@@ -279,6 +285,9 @@ fn list_scenes() {
     }
     println!(
         "{DRIVING_SCENE:<14} a car on sphere-cast wheels over SDF terrain (scripted; WASD in the viewer)"
+    );
+    println!(
+        "{COURSE_SCENE:<14} a character course: slopes, steps, a door, platforms (scripted; WASD in the viewer)"
     );
 }
 
@@ -346,6 +355,9 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
     if let Some(path) = driving_file(arg) {
         return run_driving(&path, &pool, &bar, steps, json);
     }
+    if arg == COURSE_SCENE {
+        return run_course(&pool, &bar, steps, json);
+    }
     let (name, scene) = load_scene(arg)?;
     let report = pool
         .install(|| run_scene(&name, &scene, steps, &mut |i| bar.set_position(i)))
@@ -398,6 +410,31 @@ fn run_driving(
         println!("vehicle speed    {:.3} m/s (gear {})", v.speed, v.gear + 1);
         let [x, y, z] = v.position;
         println!("vehicle position ({x:.3}, {y:.3}, {z:.3}) m");
+    }
+    Ok(())
+}
+
+/// Runs the character course with its script; the JSON adds the character's figures.
+fn run_course(
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    steps: u64,
+    json: bool,
+) -> Result<(), String> {
+    let report = pool
+        .install(|| fathom_app::headless::run_course(steps, &mut |i| bar.set_position(i)))
+        .map_err(|e| format!("{COURSE_SCENE}: {e}"))?;
+    bar.finish_and_clear();
+    if json {
+        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print_summary(&report.run);
+        let [x, y, z] = report.character_position;
+        println!(
+            "character        ({x:.3}, {y:.3}, {z:.3}) m, grounded {}",
+            report.character_grounded
+        );
     }
     Ok(())
 }

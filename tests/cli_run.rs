@@ -232,3 +232,44 @@ fn motor_work_is_named_as_uncounted_not_called_an_excess() {
     let excess = tower["max_excess"].as_f64().expect("a counted excess");
     assert!(excess <= 1e-3, "{tower}");
 }
+
+/// The character course's script walks the whole course: up the ramp, down the stairs, past
+/// the crate, through the servo door, over the moving platform and the conveyor, and jumps
+/// up through the one-way platform to stand on it; the same bits at 1 and 4 threads.
+#[test]
+fn the_character_course_is_walked_to_the_end_on_any_thread_count() {
+    use fathom_app::character_course::{CHARACTER_HALF, CHARACTER_RADIUS, ONE_WAY_TOP, ONE_WAY_X};
+    let run = |threads: &str| {
+        let args = [
+            "run",
+            "character_3d",
+            "--steps",
+            "1200",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        let (out, _) = passing_run(&args);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let one = run("1");
+    let p: Vec<f64> = one["character_position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let feet = p[1] - f64::from(CHARACTER_HALF + CHARACTER_RADIUS);
+    // Standing on the one-way platform: its feet 2 cm (the controller's offset) above it.
+    assert!(
+        (feet - f64::from(ONE_WAY_TOP) - 0.02).abs() < 0.01,
+        "feet at {feet} m, the one-way platform's top is {ONE_WAY_TOP} m"
+    );
+    assert!(
+        (f64::from(ONE_WAY_X[0])..f64::from(ONE_WAY_X[1])).contains(&p[0]),
+        "x = {}",
+        p[0]
+    );
+    assert_eq!(one["character_grounded"], serde_json::Value::Bool(true));
+    assert_eq!(hash_of(&one), hash_of(&run("4")));
+}

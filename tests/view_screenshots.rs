@@ -22,6 +22,7 @@
 //! fields for ball, capsule and box pairs); the whole test about 130 s. The
 //! runs go to one worker per core, slowest first.
 
+use fathom_app::character_course::COURSE_SCENE;
 use fathom_app::demo_scenes::DEMO_SCENES;
 use fathom_app::vehicle_scene::DrivingScene;
 use fathom_viewer::framing::text_band;
@@ -59,12 +60,12 @@ const DRIVING: &str = "driving";
 /// first so that the others run beside them.
 const SLOWEST: &[&str] = &["pile_3d", "bowl_3d", "nonconvex_3d", "pyramid_2d"];
 
-/// Every shipped scene's name: the demo scenes and the driving scene.
+/// Every shipped scene's name: the demo scenes, the driving scene and the character course.
 fn shipped_scenes() -> Vec<&'static str> {
     DEMO_SCENES
         .iter()
         .map(|d| d.name)
-        .chain([DRIVING])
+        .chain([DRIVING, COURSE_SCENE])
         .collect()
 }
 
@@ -74,8 +75,12 @@ fn scene_file(name: &str) -> PathBuf {
         .join(format!("{name}.ron"))
 }
 
-/// A shipped scene as `fathom view` shows it (the driving scene with its car).
+/// A shipped scene as `fathom view` shows it (the driving scene with its car, the course
+/// with its character).
 fn view_scene(name: &str) -> NamedScene {
+    if name == COURSE_SCENE {
+        return fathom_app::character_course::course_view();
+    }
     if name == DRIVING {
         let d = DrivingScene::from_ron_file(scene_file(name)).unwrap();
         return fathom_app::drive::driving_view(name, d).unwrap();

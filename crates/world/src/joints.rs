@@ -499,6 +499,27 @@ where
         Ok(h)
     }
 
+    /// Moves the target of joint `h`'s servo (radians for a hinge, metres for a slider) and
+    /// wakes its bodies: a door told to open. Refused (field `joint`) for a stale handle or a
+    /// joint without a servo, and (field `target`) for a target that is not finite.
+    pub fn set_servo_target(&mut self, h: JointHandle, target: Real) -> Result<(), WorldError> {
+        check_finite("target", target)?;
+        let no_servo = || WorldError::invalid("joint", "no such joint, or it has no servo");
+        let j = self.joints.arena.get_mut(h).ok_or_else(no_servo)?;
+        for kind in [&mut j.constraint.kind, &mut j.desc.kind] {
+            let servo = match kind {
+                JointKind::Revolute(r) => r.servo.as_mut(),
+                JointKind::Prismatic(p) => p.servo.as_mut(),
+                _ => None,
+            };
+            servo.ok_or_else(no_servo)?.target = target;
+        }
+        let (a, b) = (j.body_a, j.body_b);
+        self.wake(a);
+        self.wake(b);
+        Ok(())
+    }
+
     /// Removes a joint (waking its bodies); `None` when the handle is stale.
     pub fn remove_joint(&mut self, h: JointHandle) -> Option<Joint<D>> {
         let j = self.joints.remove(h)?;

@@ -207,16 +207,16 @@ fn check_not_blank(img: &RgbImage, label: &str) {
 }
 
 /// The bodies are where they should be: (a) every saturated pixel below the text lies
-/// in some dynamic body's box (a few pixels of antialiasing aside), and (b) most bodies
+/// in some moving (dynamic or kinematic) body's box (a few pixels of antialiasing aside), and (b) most bodies
 /// whose box is on screen show their own colour inside it (some may be hidden behind
 /// others in 3D). Returns how many bodies were seen.
 fn check_bodies_in_place(img: &RgbImage, bodies: &[BodyBox], label: &str) -> usize {
-    let dynamic: Vec<&BodyBox> = bodies.iter().filter(|b| b.dynamic).collect();
+    let moving: Vec<&BodyBox> = bodies.iter().filter(|b| b.moving).collect();
     let band = text_band(HEIGHT);
     let bg = background(img);
     let coloured_hue = |p: &image::Rgb<u8>| if *p == bg { None } else { hue(p) };
     let mut covered = vec![false; (WIDTH * HEIGHT) as usize];
-    for b in &dynamic {
+    for b in &moving {
         // Two pixels of slack for antialiased edges and outlines.
         let (x0, y0, x1, y1) = rect(b, 2.0);
         for y in y0..y1 {
@@ -242,7 +242,7 @@ fn check_bodies_in_place(img: &RgbImage, bodies: &[BodyBox], label: &str) -> usi
         stray * 100 <= coloured,
         "{label}: {stray} of {coloured} coloured pixels lie outside every body's box"
     );
-    let on_screen: Vec<&&BodyBox> = dynamic
+    let on_screen: Vec<&&BodyBox> = moving
         .iter()
         .filter(|b| b.min[0] >= 0.0 && b.min[1] >= band as f32)
         .filter(|b| b.max[0] <= WIDTH as f32 && b.max[1] <= HEIGHT as f32)
@@ -271,11 +271,11 @@ fn check_bodies_in_place(img: &RgbImage, bodies: &[BodyBox], label: &str) -> usi
     seen
 }
 
-/// Largest distance (pixels) any dynamic body's box moved between two layouts.
+/// Largest distance (pixels) any moving body's box moved between two layouts.
 fn largest_motion(a: &[BodyBox], b: &[BodyBox]) -> f32 {
     a.iter()
         .zip(b)
-        .filter(|(p, _)| p.dynamic)
+        .filter(|(p, _)| p.moving)
         .map(|(p, q)| {
             (0..2)
                 .map(|i| (p.min[i] - q.min[i]).abs().max((p.max[i] - q.max[i]).abs()))
@@ -297,8 +297,8 @@ fn check_layout_matches(file: &[BodyBox], computed: &[BodyBox], label: &str) {
     assert_eq!(file.len(), computed.len(), "{label}: bodies in the layout");
     for (a, b) in file.iter().zip(computed) {
         assert_eq!(
-            (a.body, a.color, a.dynamic),
-            (b.body, b.color, b.dynamic),
+            (a.body, a.color, a.moving),
+            (b.body, b.color, b.moving),
             "{label}"
         );
         // Same code, same steps: serde_json writes floats that read back exactly, so

@@ -360,8 +360,9 @@ pub struct BodyBox {
     pub body: BodyHandle,
     /// Its colour as drawn.
     pub color: crate::palette::Rgb,
-    /// True for dynamic bodies.
-    pub dynamic: bool,
+    /// True for bodies that move, dynamic or kinematic: they are drawn in colour, fixed
+    /// bodies in grey.
+    pub moving: bool,
     /// Top left corner, pixels.
     pub min: [f32; 2],
     /// Bottom right corner, pixels.
@@ -400,7 +401,7 @@ where
         out.push(BodyBox {
             body: h,
             color,
-            dynamic: b.is_dynamic(),
+            moving: b.kind() != fathom_world::BodyKind::Fixed,
             min,
             max,
         });

@@ -70,12 +70,12 @@ fn expected_hue(c: Rgb) -> f32 {
         .expect("palette colours are saturated")
 }
 
-/// Each dynamic body's colour covers much of its projected box, and almost all pixels of
+/// Each moving body's colour covers much of its projected box, and almost all pixels of
 /// that colour are inside the box.
 fn check_bodies_where_they_are(cap: &Capture, label: &str) {
     let img = &cap.image;
     let (w, h) = img.dimensions();
-    let bodies: Vec<_> = cap.bodies.iter().filter(|b| b.dynamic).collect();
+    let bodies: Vec<_> = cap.bodies.iter().filter(|b| b.moving).collect();
     assert_eq!(bodies.len(), 5, "{label}");
     for b in bodies {
         let want = expected_hue(b.color);
@@ -177,7 +177,7 @@ where
     let fell = |c: &Capture| {
         c.bodies
             .iter()
-            .filter(|b| b.dynamic)
+            .filter(|b| b.moving)
             .map(|b| b.max[1])
             .sum::<f32>()
     };
@@ -340,7 +340,7 @@ fn a_controlled_body_is_followed_and_its_parts_are_drawn() {
     };
     let caps = render_offscreen(&cart_on_flat(), &opts, &[1, 90]).unwrap();
     // Bodies: ground 0, pillar 1, the cart 2 (added by the controller).
-    let chassis = |c: &Capture| c.bodies.iter().find(|b| b.dynamic).unwrap().clone();
+    let chassis = |c: &Capture| c.bodies.iter().find(|b| b.moving).unwrap().clone();
     let pillar = |c: &Capture| c.bodies[1].clone();
     for c in &caps {
         let label = format!("car frame {}", c.frame);

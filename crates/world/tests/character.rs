@@ -2,8 +2,9 @@
 //! walkable slope at its commanded horizontal speed and not creep up a steep one; climb a
 //! step of 0.9 times its step height and not one of 1.1; stay on the ground walking down a
 //! slope and stairs; ride translating and rotating platforms; slide along a wall keeping the
-//! tangential part of its move; push a crate no harder than its force cap; and never end a
-//! move inside a collider on random courses.
+//! tangential part of its move; push a crate no harder than its force cap; walk SDF ground no
+//! heightfield has (a smooth blend, the same baked into a grid, a passage carved under an
+//! overhang); and never end a move inside a collider on random courses.
 
 mod physics_support;
 use fathom_math::{AngVector, Dim, Pose, Real, Space, Vector};
@@ -394,11 +395,12 @@ where
     let v = (axis::<D>(0) + along) * (2.0 / (2.0 as Real).sqrt());
     let start = Vector::<D>::zeros();
     let (path, _) = walk(&w, &c, start, v, 60);
-    // The wall stops the x part at 1 m - radius - offset; after that only `along` moves.
+    // The wall stops the x part between `offset` and `offset` plus the casts' tolerance (a
+    // quarter of it) from the wall; after that only `along` moves.
     let (first_touch, _) = path
         .iter()
         .enumerate()
-        .find(|(_, p)| p[0] > 1.0 - RADIUS - c.offset - 1e-3)
+        .find(|(_, p)| p[0] > 1.0 - RADIUS - 1.25 * c.offset - 1e-3)
         .unwrap();
     let slid = (path[60] - path[first_touch]).dot(&along);
     let expected = v.dot(&along) * DT * (60 - first_touch) as Real;
@@ -478,6 +480,91 @@ where
 fn pushes_with_a_force_cap_both_dimensions() {
     pushes_with_a_force_cap::<2>();
     pushes_with_a_force_cap::<3>();
+}
+
+/// Walks 4 s at 1.5 m/s along x over `ground` (a fixed collider at the origin) from x = -3.5:
+/// the character keeps its pace (95%, for the climb's detours) and never overlaps it.
+fn walks_over<const D: usize>(ground: Shape<D>, what: &str)
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = awake_world::<D>(-up::<D>() * G);
+    w.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(ground)))
+        .unwrap();
+    let c = CharacterController::<D>::default();
+    let start = axis::<D>(0) * -3.5 + up::<D>() * (HALF + RADIUS + c.offset);
+    let (path, grounded) = walk(&w, &c, start, axis::<D>(0) * 1.5 - up::<D>() * 2.0, 240);
+    let shape = capsule::<D>();
+    for p in &path {
+        let inside = w
+            .shape_penetrations(&shape, &at::<D>(*p), &QueryFilter::new())
+            .unwrap();
+        let deepest = inside.iter().map(|q| q.depth).fold(0.0, Real::max);
+        assert!(deepest < 1e-3, "{D}D {what}: {deepest} m inside at {p:?}");
+    }
+    let ahead = path[240][0] - start[0];
+    assert!(
+        ahead > 0.95 * 1.5 * 4.0,
+        "{D}D {what}: walked {ahead} m of 6"
+    );
+    let on_ground = grounded.iter().filter(|g| **g).count();
+    assert!(
+        on_ground > 220,
+        "{D}D {what}: on the ground {on_ground} of 240 frames"
+    );
+}
+
+#[test]
+fn walks_sdf_ground_blends_grids_and_overhangs_both_dimensions() {
+    fn check<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        // A slab (top at y = 0) smoothly blended with a ball whose top is 0.4 m above it: a
+        // round hill with no seam between the two.
+        let mut half = Vector::<D>::repeat(10.0);
+        half[1] = 0.5;
+        let slab = Shape::<D>::cuboid(half)
+            .unwrap()
+            .transformed(at::<D>(-up::<D>() * 0.5))
+            .unwrap();
+        let hill = Shape::<D>::ball(3.0)
+            .unwrap()
+            .transformed(at::<D>(-up::<D>() * 2.6))
+            .unwrap();
+        let blended = slab.clone().smooth_union(hill, 0.8).unwrap();
+        walks_over::<D>(blended.clone(), "smooth hill");
+        // The same hill baked into a 5 cm grid.
+        let mut region = fathom_math::Aabb::<D>::new(-half, half);
+        region.min[1] = -1.0;
+        region.max[1] = 1.0;
+        let grid = fathom_sdf::BakedGrid::bake(&blended, &region, 0.05).unwrap();
+        let baked = Shape::Grid(fathom_sdf::GridSource::Inline(std::sync::Arc::new(grid)));
+        walks_over::<D>(baked, "baked hill");
+        // A block 2.8 m tall with a 2 m passage carved through it along x: an overhang to
+        // walk under.
+        let mut block = Vector::<D>::repeat(2.0);
+        block[1] = 1.4;
+        let mut passage = Vector::<D>::repeat(3.0);
+        passage[1] = 1.0;
+        if D == 3 {
+            passage[2] = 1.0;
+        }
+        let carved = Shape::<D>::cuboid(block)
+            .unwrap()
+            .transformed(at::<D>(up::<D>() * 1.4))
+            .unwrap()
+            .difference(
+                Shape::<D>::cuboid(passage)
+                    .unwrap()
+                    .transformed(at::<D>(up::<D>() * 1.0))
+                    .unwrap(),
+            )
+            .unwrap();
+        walks_over::<D>(slab.union(carved).unwrap(), "passage");
+    }
+    check::<2>();
+    check::<3>();
 }
 
 /// A course of random boxes, balls and CSG shapes on the ground.

@@ -36,6 +36,16 @@ pub struct Servo {
 }
 
 impl Servo {
+    /// A servo to `target` as a spring of `hertz` and `damping_ratio`, capped at `max_force`.
+    pub fn new(target: Real, hertz: Real, damping_ratio: Real, max_force: Real) -> Self {
+        Self {
+            target,
+            hertz,
+            damping_ratio,
+            max_force,
+        }
+    }
+
     /// The servo's spring, without its target and cap.
     pub(crate) fn spring(&self) -> Spring {
         Spring {
@@ -132,12 +142,7 @@ where
         damping_ratio: Real,
         max_torque: Real,
     ) -> Self {
-        self.servo = Some(Servo {
-            target,
-            hertz,
-            damping_ratio,
-            max_force: max_torque,
-        });
+        self.servo = Some(Servo::new(target, hertz, damping_ratio, max_torque));
         self
     }
 }
@@ -201,12 +206,7 @@ where
         damping_ratio: Real,
         max_force: Real,
     ) -> Self {
-        self.servo = Some(Servo {
-            target,
-            hertz,
-            damping_ratio,
-            max_force,
-        });
+        self.servo = Some(Servo::new(target, hertz, damping_ratio, max_force));
         self
     }
 }

@@ -85,10 +85,13 @@ where
     pub force: Vector<D>,
     /// External torque applied during this step, N m (world frame).
     pub torque: AngVector<D>,
-    /// World axes along or about which the body may not move (dynamic bodies only; set it
-    /// with [`SolverBody::with_locks`] so the inverse inertia follows).
+    /// World axes along or about which the body may not move (dynamic bodies only), set by
+    /// [`SolverBody::with_locks`] so that the inverse inertia and `locked` follow.
     #[serde(default)]
-    pub locks: LockedAxes,
+    locks: LockedAxes,
+    /// True when `locks` locks anything: one flag for the body stages to test.
+    #[serde(skip)]
+    locked: bool,
     /// Body-frame inertia for the gyroscopic term, set once a step by the solver (`None`:
     /// no gyroscopic change, see [`Dim::gyroscopic_inertia`]).
     #[serde(skip)]
@@ -138,6 +141,7 @@ where
             force: Vector::zeros(),
             torque: Space::<D>::ang_zero(),
             locks: LockedAxes::NONE,
+            locked: false,
             motion,
             delta_position: Vector::zeros(),
             gyroscopic_inertia: None,
@@ -159,36 +163,54 @@ where
     /// The same body with `locks` (ignored unless dynamic); its velocities lose their locked
     /// components.
     pub fn with_locks(mut self, locks: LockedAxes) -> Self {
-        if self.motion == Motion::Dynamic {
+        if self.motion == Motion::Dynamic && !locks.is_none() {
             self.locks = locks;
+            self.locked = true;
             self.refresh_inv_inertia();
             self.project_locked();
         }
         self
     }
 
+    /// The world axes the body may not move along or turn about.
+    pub fn locks(&self) -> LockedAxes {
+        self.locks
+    }
+
     /// Recomputes the world inverse inertia from the body-frame one and the rotation, with
     /// the locked rotation axes taken out (`locks.rs`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn refresh_inv_inertia(&mut self) {
         self.inv_inertia = Space::<D>::inertia_rotated(&self.inv_inertia_local, &self.rotation);
-        if !self.locks.is_none() {
-            let mask = self.locks.rotation_mask::<D>();
-            self.inv_inertia = Space::<D>::inertia_masked(&self.inv_inertia, &mask);
+        if self.locked {
+            self.mask_inv_inertia();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn mask_inv_inertia(&mut self) {
+        let mask = self.locks.rotation_mask::<D>();
+        self.inv_inertia = Space::<D>::inertia_masked(&self.inv_inertia, &mask);
     }
 
     /// Zeroes the velocity components along and about the locked axes: the locks' constraint,
     /// applied last (`locks.rs`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn project_locked(&mut self) {
-        if !self.locks.is_none() {
-            self.linear_velocity = self
-                .linear_velocity
-                .component_mul(&self.locks.translation_mask::<D>());
-            let mask = self.locks.rotation_mask::<D>();
-            self.angular_velocity = Space::<D>::ang_masked(&self.angular_velocity, &mask);
+        if self.locked {
+            self.project_locked_axes();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn project_locked_axes(&mut self) {
+        self.linear_velocity = self
+            .linear_velocity
+            .component_mul(&self.locks.translation_mask::<D>());
+        let mask = self.locks.rotation_mask::<D>();
+        self.angular_velocity = Space::<D>::ang_masked(&self.angular_velocity, &mask);
     }
 
     /// The body's velocities now.
@@ -277,6 +299,7 @@ where
         self.force = Vector::zeros();
         self.torque = Space::<D>::ang_zero();
         self.locks = LockedAxes::NONE;
+        self.locked = false;
         if !(is_finite_vec(&self.center) && is_finite_vec(&self.delta_position)) {
             self.center = Vector::zeros();
             self.delta_position = Vector::zeros();

@@ -56,8 +56,14 @@ impl LockedAxes {
     };
 
     /// True when nothing is locked.
+    #[inline(always)]
     pub fn is_none(&self) -> bool {
-        *self == Self::NONE
+        !(self.translation_x
+            | self.translation_y
+            | self.translation_z
+            | self.rotation_x
+            | self.rotation_y
+            | self.rotation_z)
     }
 
     /// The same locks and those of `other`.

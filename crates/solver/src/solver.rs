@@ -384,15 +384,26 @@ where
 
 /// Freezes `b` if its state stopped being finite; true when it did now. The body stages run
 /// it on each body they update, so a body is checked right after every stage that moves it.
+#[inline(always)]
 fn guard<const D: usize>(b: &mut SolverBody<D>) -> bool
 where
     Space<D>: Dim<D>,
 {
     let freeze = !b.frozen && !b.is_finite();
     if freeze {
-        b.freeze();
+        freeze_cold(b);
     }
     freeze
+}
+
+/// [`SolverBody::freeze`] out of line: the guard's rare path.
+#[cold]
+#[inline(never)]
+fn freeze_cold<const D: usize>(b: &mut SolverBody<D>)
+where
+    Space<D>: Dim<D>,
+{
+    b.freeze();
 }
 
 /// Bodies per parallel task of the body stages.

@@ -421,7 +421,6 @@ fn prepare_bodies<const D: usize>(
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.delta_position = Vector::zeros();
         b.refresh_inv_inertia();
-        b.project_locked();
         b.gyroscopic_inertia = Space::<D>::gyroscopic_inertia(&b.inv_inertia_local);
     });
     for c in constraints.iter_mut() {
@@ -490,8 +489,11 @@ fn integrate_velocities<const D: usize>(
     let h = ctx.h;
     let max_w = (settings.max_rotation_per_substep * ctx.inv_h).min(settings.max_angular_speed);
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
-        // The relax pass of the substep before may have left the body non-finite.
+        // The relax pass of the substep before may have left the body non-finite, or moving
+        // along a locked axis: the substep must start without it, or the free path (the mean
+        // of the start and end velocities) would carry it there.
         guard(b);
+        b.project_locked();
         b.begin_substep();
         if b.motion == Motion::Dynamic {
             let accel = b.free_acceleration(gravity);

@@ -89,8 +89,9 @@ where
     /// [`SolverBody::with_locks`] so that the inverse inertia and `locked` follow.
     #[serde(default)]
     locks: LockedAxes,
-    /// True when `locks` locks anything: one flag for the body stages to test.
-    #[serde(skip)]
+    /// True when `locks` locks anything: one flag for the body stages to test (serialised
+    /// with `locks`, so a decoded body keeps them in step).
+    #[serde(default)]
     locked: bool,
     /// Body-frame inertia for the gyroscopic term, set once a step by the solver (`None`:
     /// no gyroscopic change, see [`Dim::gyroscopic_inertia`]).
@@ -206,11 +207,9 @@ where
     #[cold]
     #[inline(never)]
     fn project_locked_axes(&mut self) {
-        self.linear_velocity = self
-            .linear_velocity
-            .component_mul(&self.locks.translation_mask::<D>());
-        let mask = self.locks.rotation_mask::<D>();
-        self.angular_velocity = Space::<D>::ang_masked(&self.angular_velocity, &mask);
+        (self.linear_velocity, self.angular_velocity) = self
+            .locks
+            .constrain(&self.linear_velocity, &self.angular_velocity);
     }
 
     /// The body's velocities now.

@@ -66,18 +66,6 @@ impl LockedAxes {
             | self.rotation_z)
     }
 
-    /// The same locks and those of `other`.
-    pub fn union(self, other: Self) -> Self {
-        Self {
-            translation_x: self.translation_x | other.translation_x,
-            translation_y: self.translation_y | other.translation_y,
-            translation_z: self.translation_z | other.translation_z,
-            rotation_x: self.rotation_x | other.rotation_x,
-            rotation_y: self.rotation_y | other.rotation_y,
-            rotation_z: self.rotation_z | other.rotation_z,
-        }
-    }
-
     /// 1 on each free translation axis, 0 on each locked one.
     pub fn translation_mask<const D: usize>(&self) -> Vector<D>
     where
@@ -97,6 +85,21 @@ impl LockedAxes {
         Space<D>: Dim<D>,
     {
         Space::<D>::ang_mask([!self.rotation_x, !self.rotation_y, !self.rotation_z])
+    }
+
+    /// Velocities `(v, w)` without their components along and about the locked axes.
+    pub fn constrain<const D: usize>(
+        &self,
+        v: &Vector<D>,
+        w: &AngVector<D>,
+    ) -> (Vector<D>, AngVector<D>)
+    where
+        Space<D>: Dim<D>,
+    {
+        (
+            v.component_mul(&self.translation_mask::<D>()),
+            Space::<D>::ang_masked(w, &self.rotation_mask::<D>()),
+        )
     }
 }
 

@@ -10,8 +10,9 @@
 //! Bundles are packed after the prepare stage, colour by colour in colour order. A colour's
 //! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
 //! they change nothing and are never stored. Contacts that need several passes (a mass ratio),
-//! conveyors (a tangent velocity) and the serial overflow colours stay scalar ("singles"). After the substeps the impulses
-//! go back to the scalar points, where restitution and the caller's store read them.
+//! conveyors (a tangent velocity) and the serial overflow colours stay scalar ("singles").
+//! After the substeps the impulses go back to the scalar points, where restitution and the
+//! caller's store read them.
 
 use crate::body::SolverBody;
 use crate::contact::StepContext;

@@ -57,11 +57,8 @@ where
         let b = self.body_mut(h)?;
         b.locked_axes = locks;
         if b.kind == BodyKind::Dynamic {
-            b.linear_velocity = b
-                .linear_velocity
-                .component_mul(&locks.translation_mask::<D>());
-            b.angular_velocity =
-                Space::<D>::ang_masked(&b.angular_velocity, &locks.rotation_mask::<D>());
+            (b.linear_velocity, b.angular_velocity) =
+                locks.constrain(&b.linear_velocity, &b.angular_velocity);
         }
         self.wake(h);
         Ok(())

@@ -508,16 +508,11 @@ where
         let (block, _) = self.equality_block(&f);
         let (ia, ib) = (self.body_a, self.body_b);
         let free = (Real::MIN, Real::MAX);
-        let servo = match &self.kind {
-            JointKind::Revolute(r) => r.servo,
-            JointKind::Prismatic(p) => p.servo,
-            _ => None,
-        };
-        let (spring, target, motor, limits) = match &self.kind {
-            JointKind::Revolute(r) => (r.spring, r.spring_target, r.motor, r.limits),
-            JointKind::Prismatic(p) => (None, 0.0, p.motor, p.limits),
-            JointKind::Rope(r) => (None, 0.0, None, self.rope_limits(r)),
-            JointKind::Wheel(w) => (Some(w.spring), 0.0, None, w.limits),
+        let (spring, target, motor, servo, limits) = match &self.kind {
+            JointKind::Revolute(r) => (r.spring, r.spring_target, r.motor, r.servo, r.limits),
+            JointKind::Prismatic(p) => (None, 0.0, p.motor, p.servo, p.limits),
+            JointKind::Rope(r) => (None, 0.0, None, None, rope_limits(r)),
+            JointKind::Wheel(w) => (Some(w.spring), 0.0, w.motor, None, w.limits),
             JointKind::Distance(d) => {
                 let length = d.length.unwrap_or(0.0);
                 if d.spring.is_none() {
@@ -535,11 +530,17 @@ where
                     );
                     return;
                 }
-                (d.spring, length, None, Some([d.min_length, d.max_length]))
+                (
+                    d.spring,
+                    length,
+                    None,
+                    None,
+                    Some([d.min_length, d.max_length]),
+                )
             }
             JointKind::Spherical(s) => {
                 // The swing angle may grow up to the cone angle: the upper side of a limit.
-                (None, 0.0, None, s.cone_angle.map(|c| [Real::MIN, c]))
+                (None, 0.0, None, None, s.cone_angle.map(|c| [Real::MIN, c]))
             }
             JointKind::Fixed => return,
         };
@@ -557,16 +558,11 @@ where
             self.impulses.servo = one(self, &row, soft, 0.0, acc, (-max, max));
         }
         if let Some(m) = motor {
+            // A wheel's motor drives its spin; the others' drive the axial row.
+            let driven = self.spin_row(&f).unwrap_or(row);
             let max = m.max_force * ctx.h;
             let acc = self.impulses.motor;
-            self.impulses.motor = one(self, &row, rigid(), m.speed, acc, (-max, max));
-        }
-        if let (JointKind::Wheel(WheelJoint { motor: Some(m), .. }), Some(spin)) =
-            (&self.kind, self.spin_row(&f))
-        {
-            let max = m.max_force * ctx.h;
-            let acc = self.impulses.motor;
-            self.impulses.motor = one(self, &spin, rigid(), m.speed, acc, (-max, max));
+            self.impulses.motor = one(self, &driven, rigid(), m.speed, acc, (-max, max));
         }
         if let Some([lo, hi]) = limits {
             let pos_inf = (0.0, Real::MAX);
@@ -698,14 +694,14 @@ where
             JointKind::Revolute(r) => r.limits,
             JointKind::Prismatic(p) => p.limits,
             JointKind::Distance(d) if d.spring.is_some() => Some([d.min_length, d.max_length]),
-            JointKind::Rope(r) => self.rope_limits(r),
+            JointKind::Rope(r) => rope_limits(r),
             JointKind::Wheel(w) => w.limits,
             _ => None,
         }
     }
+}
 
-    /// A rope's bounds: no lower one (the anchors may meet), its length as the upper.
-    fn rope_limits(&self, r: &RopeJoint) -> Option<[Real; 2]> {
-        Some([Real::MIN, r.max_length.unwrap_or(0.0)])
-    }
+/// A rope's bounds: no lower one (the anchors may meet), its length as the upper.
+fn rope_limits(r: &RopeJoint) -> Option<[Real; 2]> {
+    Some([Real::MIN, r.max_length.unwrap_or(0.0)])
 }

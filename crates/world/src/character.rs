@@ -124,6 +124,10 @@ pub struct CharacterMove<const D: usize> {
 /// ledge's edge under a round foot does, a wall does not.
 const SUPPORT_COS: Real = 0.1;
 
+/// A surface whose normal points further down than this (cos of its angle from up) is a
+/// ceiling: the move slides along it; above, a wall or steep slope, which may be stepped.
+const CEILING_COS: Real = -0.1;
+
 /// Largest push-out per overlap pass, and passes, of stage 1.
 const DEPENETRATION_PASSES: usize = 4;
 
@@ -152,21 +156,19 @@ where
         };
         let mut at = *pose;
         q.depenetrate(&mut at)?;
-        let start_ground = q.ground(&at, self.offset * 2.0 + self.snap_to_ground.unwrap_or(0.0))?;
-        let ride = match &start_ground {
-            Some(g) if g.distance <= self.offset * 2.0 => q.ride(g.body, &at, dt),
-            _ => Vector::zeros(),
-        };
+        let start_ground = q.ground(&at, self.offset * 2.0)?;
+        let ride = start_ground.map_or(Vector::zeros(), |g| q.ride(g.body, &at, dt));
+        let asked = desired + ride;
+        let was_grounded = start_ground.is_some();
         let mut collisions = Vec::new();
-        let was_grounded = start_ground.is_some_and(|g| g.distance <= self.offset * 2.0);
-        let moved = q.slide(&mut at, desired + ride, was_grounded, pose, &mut collisions)?;
-        if self.up.dot(&moved) <= 1e-6 && start_ground.is_some() {
-            q.snap(&mut at, was_grounded)?;
+        let moved = q.slide(&mut at, asked, was_grounded, pose, &mut collisions)?;
+        if was_grounded && self.up.dot(&moved) <= 1e-6 {
+            q.snap(&mut at)?;
         }
         let ground = q.ground(&at, self.offset * 2.0)?;
         Ok(CharacterMove {
             translation: at.translation.vector - pose.translation.vector,
-            desired: desired + ride,
+            desired: asked,
             grounded: ground.is_some(),
             ground_normal: ground.map(|g| g.normal),
             ground: ground.map(|g| g.collider),
@@ -223,7 +225,7 @@ where
             }
             let r = hit.point - b.center_of_mass();
             let arm = Space::<D>::cross(&r, &into);
-            let inv_inertia = Space::<D>::inertia_inverse(&b.world_inertia());
+            let inv_inertia = Space::<D>::inertia_rotated(&b.inv_inertia_local, &b.pose.rotation);
             let k = b.inv_mass()
                 + Space::<D>::ang_dot(&arm, &Space::<D>::inertia_apply(&inv_inertia, &arm))
                 + 1.0 / mass;
@@ -360,7 +362,7 @@ where
             });
             let blocked = remaining;
             remaining = self.redirect(&remaining, &hit.normal);
-            if grounded && !self.c.walkable(&hit.normal) && hit.normal.dot(&up) > -0.1 {
+            if grounded && !self.c.walkable(&hit.normal) && hit.normal.dot(&up) > CEILING_COS {
                 if let Some(stepped) = self.step_up(at, &blocked)? {
                     *at = stepped;
                     remaining = up * blocked.dot(&up).min(0.0);
@@ -387,7 +389,7 @@ where
             };
             return along + fall;
         }
-        if n_up > -0.1 {
+        if n_up > CEILING_COS {
             // A wall or too steep a slope: no part of the move goes into it or up it.
             let n_flat = (n - up * n_up).try_normalize(1e-6).unwrap_or(*n);
             let mut h = horizontal;
@@ -463,9 +465,9 @@ where
         Ok(Some(top))
     }
 
-    /// Stage 5: down onto walkable ground within the snap distance.
-    fn snap(&self, at: &mut Pose<D>, was_grounded: bool) -> Result<(), QueryError> {
-        let (Some(reach), true) = (self.c.snap_to_ground, was_grounded) else {
+    /// Stage 5: down onto ground within the snap distance.
+    fn snap(&self, at: &mut Pose<D>) -> Result<(), QueryError> {
+        let Some(reach) = self.c.snap_to_ground else {
             return Ok(());
         };
         if let Some(g) = self.ground(at, reach + self.c.offset)? {

@@ -15,6 +15,7 @@ use crate::body::Body;
 use crate::contacts::CachedPoint;
 use crate::world::World;
 use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
+use fathom_solver::ContactConstraint;
 use std::sync::Arc;
 
 /// One manifold as a [`ContactModifier`] sees it. A is the collider with the lower handle.
@@ -203,18 +204,6 @@ where
     }
 }
 
-/// What a modifier decided for one manifold, as the constraint builder reads it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Modified<const D: usize>
-where
-    Space<D>: Dim<D>,
-{
-    pub(crate) friction: Real,
-    pub(crate) restitution: Real,
-    pub(crate) tangent_velocity: Vector<D>,
-    pub(crate) keep: [bool; MAX_MANIFOLD_POINTS],
-}
-
 impl<const D: usize> World<D>
 where
     Space<D>: Dim<D>,
@@ -226,48 +215,66 @@ where
         self.hooks.contact_modifier = modifier;
     }
 
-    /// Step stage 3b: the contact modifier's decisions, one per manifold of `found` in pair
-    /// order, into `out` (left empty when no modifier is installed).
+    /// Step stage 4b: the contact modifier sees each manifold of `found` in pair order and
+    /// changes its constraint (`constraints`, one per manifold in the same order); values
+    /// the solver cannot use (negative or not finite) leave the constraint's own.
     pub(crate) fn modify_contacts(
         &self,
         found: &crate::islands::Found<D>,
-        out: &mut Vec<Modified<D>>,
+        constraints: &mut [ContactConstraint<D>],
     ) {
-        out.clear();
         let Some(modifier) = &self.hooks.contact_modifier else {
             return;
         };
-        for f in found {
+        let manifolds = found
+            .iter()
+            .flat_map(|f| f.manifolds.iter().map(move |m| (f, m)));
+        for ((f, m), c) in manifolds.zip(constraints) {
             let (ca, cb) = (
                 self.colliders.get(f.a).expect("live"),
                 self.colliders.get(f.b).expect("live"),
             );
-            let bodies = [
-                self.bodies.get(ca.body).expect("live"),
-                self.bodies.get(cb.body).expect("live"),
-            ];
-            for m in &f.manifolds {
-                let mut contact = ModifiableContact {
-                    collider_a: f.a,
-                    collider_b: f.b,
-                    body_a: ca.body,
-                    body_b: cb.body,
-                    bodies,
-                    normal: m.normal,
-                    points: &m.points,
-                    friction: (ca.friction * cb.friction).sqrt(),
-                    restitution: ca.restitution.max(cb.restitution),
-                    tangent_velocity: Vector::zeros(),
-                    keep: [true; MAX_MANIFOLD_POINTS],
-                };
-                modifier.modify(&mut contact);
-                out.push(Modified {
-                    friction: contact.friction,
-                    restitution: contact.restitution,
-                    tangent_velocity: contact.tangent_velocity,
-                    keep: contact.keep,
-                });
-            }
+            let mut contact = ModifiableContact {
+                collider_a: f.a,
+                collider_b: f.b,
+                body_a: ca.body,
+                body_b: cb.body,
+                bodies: [
+                    self.bodies.get(ca.body).expect("live"),
+                    self.bodies.get(cb.body).expect("live"),
+                ],
+                normal: m.normal,
+                points: &m.points,
+                friction: c.friction,
+                restitution: c.restitution,
+                tangent_velocity: c.tangent_velocity,
+                keep: [true; MAX_MANIFOLD_POINTS],
+            };
+            modifier.modify(&mut contact);
+            contact.apply_to(c);
+        }
+    }
+}
+
+impl<const D: usize> ModifiableContact<'_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The hook's decisions into the contact's constraint, but for values the solver cannot
+    /// use (negative or not finite), which leave the constraint's own.
+    fn apply_to(&self, c: &mut ContactConstraint<D>) {
+        if self.friction.is_finite() && self.friction >= 0.0 {
+            c.friction = self.friction;
+        }
+        if self.restitution.is_finite() && self.restitution >= 0.0 {
+            c.restitution = self.restitution;
+        }
+        if fathom_math::is_finite_vec(&self.tangent_velocity) {
+            c.tangent_velocity = self.tangent_velocity;
+        }
+        if self.keep.iter().take(c.points.len()).any(|k| !k) {
+            let kept = c.points.iter().zip(self.keep).filter(|(_, k)| *k);
+            c.points = kept.map(|(p, _)| p.clone()).collect();
         }
     }
 }

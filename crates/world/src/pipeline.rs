@@ -103,8 +103,7 @@ where
         self.wake_touched(&mut manifolds);
         self.solver_bodies(&mut scratch.bodies, &mut scratch.index);
         self.contact_constraints(&manifolds, &mut scratch);
-        self.modify_contacts(&manifolds, &mut scratch.modified);
-        apply_modifications(&mut scratch.constraints, &scratch.modified);
+        self.modify_contacts(&manifolds, &mut scratch.constraints);
         let (solver_bodies, index) = (&mut scratch.bodies, &scratch.index);
         let mut joints = self.joint_constraints(index, solver_bodies);
         let mut joint_refs = crate::joints::as_constraints(&mut joints);
@@ -641,31 +640,6 @@ fn store_impulses<const D: usize>(
                     Vector::zeros()
                 };
             p.total_normal_impulse = s.total_normal_impulse;
-        }
-    }
-}
-
-/// Stage 4b: the contact modifier's decisions (`modify.rs`), one per constraint, into the
-/// constraints; values the solver cannot use (negative or not finite) leave the collider's.
-fn apply_modifications<const D: usize>(
-    constraints: &mut [ContactConstraint<D>],
-    modified: &[crate::modify::Modified<D>],
-) where
-    Space<D>: Dim<D>,
-{
-    for (c, m) in constraints.iter_mut().zip(modified) {
-        if m.friction.is_finite() && m.friction >= 0.0 {
-            c.friction = m.friction;
-        }
-        if m.restitution.is_finite() && m.restitution >= 0.0 {
-            c.restitution = m.restitution;
-        }
-        if fathom_math::is_finite_vec(&m.tangent_velocity) {
-            c.tangent_velocity = m.tangent_velocity;
-        }
-        if m.keep.iter().take(c.points.len()).any(|k| !k) {
-            let kept = c.points.iter().zip(m.keep).filter(|(_, k)| *k);
-            c.points = kept.map(|(p, _)| p.clone()).collect();
         }
     }
 }

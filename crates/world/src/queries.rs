@@ -103,6 +103,25 @@ fn check_point<const D: usize>(field: &'static str, v: &Vector<D>) -> Result<(),
     }
 }
 
+/// A query shape and its pose: the shape valid, the pose finite.
+fn check_shape_pose<const D: usize>(shape: &Shape<D>, pose: &Pose<D>) -> Result<(), QueryError>
+where
+    Space<D>: Dim<D>,
+{
+    shape
+        .validate()
+        .map_err(|_| invalid("shape", "fails its own validation"))?;
+    check_point("pose.translation", &pose.translation.vector)?;
+    if Space::<D>::rotation_matrix(&pose.rotation)
+        .iter()
+        .all(|x| x.is_finite())
+    {
+        Ok(())
+    } else {
+        Err(invalid("pose.rotation", "must be finite"))
+    }
+}
+
 /// The unit direction, or an error for a zero / non-finite one.
 fn check_dir<const D: usize>(dir: &Vector<D>) -> Result<Vector<D>, QueryError> {
     check_point("dir", dir)?;
@@ -372,16 +391,7 @@ where
         if !(tolerance.is_finite() && tolerance > 0.0) {
             return Err(invalid("tolerance", "must be finite and positive"));
         }
-        shape
-            .validate()
-            .map_err(|_| invalid("shape", "fails its own validation"))?;
-        check_point("pose.translation", &pose.translation.vector)?;
-        if !Space::<D>::rotation_matrix(&pose.rotation)
-            .iter()
-            .all(|x| x.is_finite())
-        {
-            return Err(invalid("pose.rotation", "must be finite"));
-        }
+        check_shape_pose(shape, pose)?;
         let dir = check_dir(dir)?;
         check_len("max_dist", max_dist)?;
         if let ShapeKind::Ball { radius } = shape.kind() {
@@ -545,10 +555,7 @@ where
         pose: &Pose<D>,
         filter: &QueryFilter,
     ) -> Result<Vec<ShapePenetration<D>>, QueryError> {
-        shape
-            .validate()
-            .map_err(|_| invalid("shape", "fails its own validation"))?;
-        check_point("pose.translation", &pose.translation.vector)?;
+        check_shape_pose(shape, pose)?;
         let bounds = shape.bounds().transformed(pose);
         if bounds.is_empty() || !is_finite_vec(&bounds.min) || !is_finite_vec(&bounds.max) {
             return Err(invalid("shape", "must be bounded"));

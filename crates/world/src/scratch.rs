@@ -59,8 +59,6 @@ where
     /// Per found pair, its first constraint in `constraints`, and one more entry: the
     /// total (pair `i`'s constraints are `firsts[i]..firsts[i + 1]`, one per manifold).
     pub firsts: Vec<usize>,
-    /// The contact modifier's decisions, one per constraint (empty without a modifier).
-    pub modified: Vec<crate::modify::Modified<D>>,
     /// This step's cache entries of the found pairs, in pair order, before the sleeping
     /// pairs are merged in.
     pub fresh: Vec<PairContacts<D>>,

@@ -65,6 +65,11 @@ const PLATFORM_PERIOD: Real = 5.0;
 /// The conveyor's belt speed, world, m/s.
 const BELT_SPEED: Real = 1.5;
 
+/// The character's capsule, 1.6 m tall.
+fn character_shape() -> Shape<3> {
+    Shape::capsule(CHARACTER_HALF, CHARACTER_RADIUS).expect("positive sizes")
+}
+
 fn cuboid(x: Real, y: Real, z: Real) -> Shape<3> {
     Shape::cuboid(Vector3::new(x, y, z)).expect("positive half extents")
 }
@@ -129,12 +134,7 @@ pub fn course_scene() -> Scene3 {
                 CHARACTER_HALF + CHARACTER_RADIUS + 0.02,
                 0.0,
             ))
-            .collider(
-                ColliderDesc::new(
-                    Shape::capsule(CHARACTER_HALF, CHARACTER_RADIUS).expect("positive sizes"),
-                )
-                .groups(CollisionGroups::NONE),
-            ),
+            .collider(ColliderDesc::new(character_shape()).groups(CollisionGroups::NONE)),
     );
     // 10: the moving platform, top at 0.25 m, swinging along z.
     bodies.push(
@@ -210,8 +210,10 @@ pub struct CourseInput {
 }
 
 impl CourseInput {
-    /// The script: walk along +x, jump under the one-way platform, stop on it.
-    pub fn scripted(time: Real) -> Self {
+    /// The script at `world`'s time: walk along +x, jump under the one-way platform, stop
+    /// on it.
+    pub fn scripted(world: &World3) -> Self {
+        let time = world.step_count() as Real * world.settings().dt;
         let walk = if time < SCRIPT_STOP_AT {
             Vector3::x()
         } else {
@@ -241,6 +243,7 @@ impl CourseInput {
 #[derive(Clone, Debug)]
 pub struct CourseRun {
     controller: CharacterController<3>,
+    shape: Shape<3>,
     character: BodyHandle,
     platform: BodyHandle,
     platform_start: Pose3,
@@ -279,6 +282,7 @@ impl CourseRun {
         world.set_contact_modifier(Some(Arc::new(hooks)));
         Ok(Self {
             controller: CharacterController::default(),
+            shape: character_shape(),
             character,
             platform,
             platform_start,
@@ -350,10 +354,9 @@ impl CourseRun {
             predicate: Some(&pass),
             ..QueryFilter::new().exclude_body(self.character)
         };
-        let shape = Shape::capsule(CHARACTER_HALF, CHARACTER_RADIUS).expect("positive sizes");
         let moved = self
             .controller
-            .move_shape(world, &shape, pose, desired, dt, &filter)
+            .move_shape(world, &self.shape, pose, desired, dt, &filter)
             .map_err(|e| WorldError::invalid("character", e.to_string()))?;
         self.grounded = moved.grounded && self.vertical_speed <= 0.0;
         if self.grounded || moved.collisions.iter().any(|c| c.normal.y < -0.5) {
@@ -384,8 +387,7 @@ impl Controller<3> for CourseController {
         world: &mut World3,
         keys: Option<&DriveKeys>,
     ) -> Result<(), ViewerError> {
-        let time = world.step_count() as Real * world.settings().dt;
-        let input = keys.map_or_else(|| CourseInput::scripted(time), CourseInput::from_keys);
+        let input = keys.map_or_else(|| CourseInput::scripted(world), CourseInput::from_keys);
         let run = self
             .run
             .as_mut()

@@ -80,16 +80,43 @@ where
 {
     let mut world = scene.build()?;
     let mut ledger = EnergyLedger::new(&world);
+    let times = timed_steps(
+        &mut world,
+        |w| w,
+        steps,
+        &mut ledger,
+        progress,
+        |w| {
+            w.step();
+            Ok::<_, SceneError>(())
+        },
+    )?;
+    Ok(report(name, &world, steps, &times, &ledger))
+}
+
+/// Runs `step` (which steps the world of `state`, and whatever drives it) `steps` times,
+/// timing each, keeping `ledger` and calling `progress` after each.
+fn timed_steps<S, const D: usize, E>(
+    state: &mut S,
+    world: fn(&S) -> &World<D>,
+    steps: u64,
+    ledger: &mut EnergyLedger,
+    progress: &mut dyn FnMut(u64),
+    mut step: impl FnMut(&mut S) -> Result<(), E>,
+) -> Result<StepTimes, E>
+where
+    Space<D>: Dim<D>,
+{
     let mut times = StepTimes::default();
     for i in 0..steps {
-        let awake = world.awake_body_count() > 0;
+        let awake = world(state).awake_body_count() > 0;
         let start = Instant::now();
-        world.step();
-        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &world);
-        ledger.record(&world);
+        step(state)?;
+        times.record(start.elapsed().as_secs_f64() * 1e3, awake, world(state));
+        ledger.record(world(state));
         progress(i + 1);
     }
-    Ok(report(name, &world, steps, &times, &ledger))
+    Ok(times)
 }
 
 fn report<const D: usize>(
@@ -165,15 +192,14 @@ pub fn run_driving(
 ) -> Result<DrivingReport, crate::vehicle_scene::DrivingSceneError> {
     let mut run = scene.build()?;
     let mut ledger = EnergyLedger::new(&run.world).uncounted("vehicle engine and brakes");
-    let mut times = StepTimes::default();
-    for i in 0..steps {
-        let awake = run.world.awake_body_count() > 0;
-        let start = Instant::now();
-        run.step()?;
-        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &run.world);
-        ledger.record(&run.world);
-        progress(i + 1);
-    }
+    let times = timed_steps(
+        &mut run,
+        |r| &r.world,
+        steps,
+        &mut ledger,
+        progress,
+        |r| r.step(),
+    )?;
     let chassis = run
         .world
         .body(run.vehicle.chassis())
@@ -212,21 +238,24 @@ pub fn run_course(
     let mut world = course_scene()
         .build()
         .map_err(|e| fathom_world::WorldError::invalid("scene", e.to_string()))?;
-    let mut course = CourseRun::attach(&mut world)?;
+    let course = CourseRun::attach(&mut world)?;
     let mut ledger =
         EnergyLedger::new(&world).uncounted("the character's pushes and the door's servo");
-    let mut times = StepTimes::default();
-    let dt = world.settings().dt;
-    for i in 0..steps {
-        let awake = world.awake_body_count() > 0;
-        let start = Instant::now();
-        let input = CourseInput::scripted(world.step_count() as f32 * dt);
-        course.before_step(&mut world, input)?;
-        world.step();
-        times.record(start.elapsed().as_secs_f64() * 1e3, awake, &world);
-        ledger.record(&world);
-        progress(i + 1);
-    }
+    let mut state = (world, course);
+    let times = timed_steps(
+        &mut state,
+        |s| &s.0,
+        steps,
+        &mut ledger,
+        progress,
+        |s| {
+            let (world, course) = s;
+            course.before_step(world, CourseInput::scripted(world))?;
+            world.step();
+            Ok(())
+        },
+    )?;
+    let (world, course) = state;
     let p = world
         .body(course.character())
         .expect("the character stays in its world")

@@ -363,13 +363,23 @@ fn run(arg: &str, steps: u64, threads: Option<usize>, json: bool) -> Result<(), 
         .install(|| run_scene(&name, &scene, steps, &mut |i| bar.set_position(i)))
         .map_err(|e| format!("{arg}: {e}"))?;
     bar.finish_and_clear();
+    print_report(&report, &report, json, &[])
+}
+
+/// Prints a run's `report` as one JSON object, or the summary of its world figures `run`
+/// followed by `extra` lines.
+fn print_report(
+    report: &impl serde::Serialize,
+    run: &RunReport,
+    json: bool,
+    extra: &[String],
+) -> Result<(), String> {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).map_err(|e| e.to_string())?
-        );
+        let text = serde_json::to_string(report).map_err(|e| e.to_string())?;
+        println!("{text}");
     } else {
-        print_summary(&report);
+        print_summary(run);
+        extra.iter().for_each(|line| println!("{line}"));
     }
     Ok(())
 }
@@ -401,17 +411,13 @@ fn run_driving(
         })
         .map_err(|e| format!("{}: {e}", path.display()))?;
     bar.finish_and_clear();
-    if json {
-        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-    } else {
-        print_summary(&report.run);
-        let v = &report.vehicle;
-        println!("vehicle speed    {:.3} m/s (gear {})", v.speed, v.gear + 1);
-        let [x, y, z] = v.position;
-        println!("vehicle position ({x:.3}, {y:.3}, {z:.3}) m");
-    }
-    Ok(())
+    let v = &report.vehicle;
+    let [x, y, z] = v.position;
+    let extra = [
+        format!("vehicle speed    {:.3} m/s (gear {})", v.speed, v.gear + 1),
+        format!("vehicle position ({x:.3}, {y:.3}, {z:.3}) m"),
+    ];
+    print_report(&report, &report.run, json, &extra)
 }
 
 /// Runs the character course with its script; the JSON adds the character's figures.
@@ -425,18 +431,12 @@ fn run_course(
         .install(|| fathom_app::headless::run_course(steps, &mut |i| bar.set_position(i)))
         .map_err(|e| format!("{COURSE_SCENE}: {e}"))?;
     bar.finish_and_clear();
-    if json {
-        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-    } else {
-        print_summary(&report.run);
-        let [x, y, z] = report.character_position;
-        println!(
-            "character        ({x:.3}, {y:.3}, {z:.3}) m, grounded {}",
-            report.character_grounded
-        );
-    }
-    Ok(())
+    let [x, y, z] = report.character_position;
+    let grounded = report.character_grounded;
+    let extra = [format!(
+        "character        ({x:.3}, {y:.3}, {z:.3}) m, grounded {grounded}"
+    )];
+    print_report(&report, &report.run, json, &extra)
 }
 
 fn compare(quick: bool, json: bool, plot: Option<&Path>) -> Result<(), String> {

@@ -86,6 +86,10 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     fn rotation_from_scaled_axis(v: &Self::AngVector) -> Self::Rotation;
     /// The scaled axis of `r` (logarithm map), angle in `[-pi, pi]`.
     fn scaled_axis(r: &Self::Rotation) -> Self::AngVector;
+    /// An upper bound on the angle of `r`, radians, equal to it up to a relative `θ²/3`
+    /// for small turns and with no inverse trigonometry (`tan(θ/2)` times 2 in 3D, `tan θ`
+    /// in 2D, π there past a quarter turn).
+    fn angle_bound(r: &Self::Rotation) -> Real;
     /// Rotates an angular vector (identity in 2D).
     fn rotate_ang(r: &Self::Rotation, w: &Self::AngVector) -> Self::AngVector;
     /// The zero inertia (what a static or rotation-locked body has as inverse).
@@ -200,6 +204,15 @@ impl Dim<2> for Space<2> {
     #[inline]
     fn scaled_axis(r: &Self::Rotation) -> Real {
         r.angle()
+    }
+    #[inline]
+    fn angle_bound(r: &Self::Rotation) -> Real {
+        // θ = atan(|im| / re) ≤ |im| / re below a quarter turn.
+        if r.re > 0.0 {
+            r.im.abs() / r.re
+        } else {
+            std::f32::consts::PI
+        }
     }
     #[inline]
     fn rotate_ang(_r: &Self::Rotation, w: &Real) -> Real {
@@ -321,6 +334,11 @@ impl Dim<3> for Space<3> {
     #[inline]
     fn scaled_axis(r: &Self::Rotation) -> Vector3<Real> {
         r.scaled_axis()
+    }
+    #[inline]
+    fn angle_bound(r: &Self::Rotation) -> Real {
+        // θ = 2 atan(|v| / |w|) ≤ 2 |v| / |w| (infinite at a half turn).
+        2.0 * r.imag().norm() / r.w.abs()
     }
     #[inline]
     fn rotate_ang(r: &Self::Rotation, w: &Vector3<Real>) -> Vector3<Real> {
@@ -471,6 +489,43 @@ mod tests {
             Vector3::new(-0.5, 0.3, 0.2),
             Vector3::new(0.1, -0.7, 0.4),
         );
+    }
+
+    #[test]
+    fn angle_bound_is_an_upper_bound_tight_for_small_turns() {
+        // Angles from a micro-radian to a full half turn, about several axes and both senses.
+        let axes = [
+            Vector3::x(),
+            -Vector3::y(),
+            Vector3::new(1.0, 2.0, -3.0).normalize(),
+        ];
+        for k in 0..=60 {
+            let angle = std::f32::consts::PI * (k as Real / 60.0).powi(3) + 1e-6;
+            for axis in axes {
+                let r = Space::<3>::rotation_from_scaled_axis(&(axis * angle));
+                let (exact, bound) = (r.angle(), Space::<3>::angle_bound(&r));
+                // Round-off of the quaternion's parts: a few ulps of the angle.
+                assert!(
+                    bound >= exact * (1.0 - 1e-6),
+                    "3D {angle}: {bound} < {exact}"
+                );
+                if angle < 0.1 {
+                    // θ²/3 relative, the series of 2 tan(θ/2) (and of tan θ below).
+                    assert!(bound <= exact * (1.0 + angle * angle / 3.0) + 1e-6);
+                }
+            }
+            for sign in [1.0, -1.0] {
+                let r = Space::<2>::rotation_from_scaled_axis(&(sign * angle));
+                let (exact, bound) = (r.angle().abs(), Space::<2>::angle_bound(&r));
+                assert!(
+                    bound >= exact * (1.0 - 1e-6),
+                    "2D {angle}: {bound} < {exact}"
+                );
+                if angle < 0.1 {
+                    assert!(bound <= exact * (1.0 + angle * angle / 2.0) + 1e-6);
+                }
+            }
+        }
     }
 
     #[test]

@@ -73,7 +73,8 @@ where
     pub inv_mass: Real,
     /// Inverse angular inertia about the centre of mass, body frame.
     pub inv_inertia_local: AngularInertia<D>,
-    /// Inverse angular inertia about the centre of mass, world frame (kept in step with `rotation`).
+    /// Inverse angular inertia about the centre of mass, world frame, from the rotation at step
+    /// start: the substeps keep it, as the contacts' effective masses do (`docs/solver.md`).
     pub inv_inertia: AngularInertia<D>,
     /// Linear damping rate, 1/s.
     pub linear_damping: Real,
@@ -273,12 +274,24 @@ where
     /// True when the centre, rotation, velocities and accumulated motion are all finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
+        self.velocities_finite() & self.pose_finite()
+    }
+
+    /// True when both velocities are finite: what a stage that writes only velocities (the
+    /// forces, the contact and joint passes) can break.
+    #[inline]
+    pub(crate) fn velocities_finite(&self) -> bool {
         // Non-short-circuit `&`: every body is checked after every stage, and the checks
         // pass; straight-line code is cheaper than a branch per component.
+        is_finite_vec(&self.linear_velocity) & Space::<D>::ang_is_finite(&self.angular_velocity)
+    }
+
+    /// True when the centre, rotation and accumulated motion are finite: what the position
+    /// stage can break.
+    #[inline]
+    pub(crate) fn pose_finite(&self) -> bool {
         is_finite_vec(&self.center)
             & Space::<D>::rotation_is_finite(&self.rotation)
-            & is_finite_vec(&self.linear_velocity)
-            & Space::<D>::ang_is_finite(&self.angular_velocity)
             & is_finite_vec(&self.delta_position)
     }
 

@@ -305,7 +305,9 @@ where
             .with_min_len(PREPARE_TASK)
             .for_each(|(c, &k)| {
                 let p = &self.contacts[k as usize];
-                p.store(self.points_of(p), c);
+                if !self.lanes.store(k as usize, p, c) {
+                    p.store(self.points_of(p), c);
+                }
             });
     }
 
@@ -366,7 +368,7 @@ where
     bodies
         .par_iter_mut()
         .with_min_len(BODY_TASK)
-        .map(|b| guard(b) as usize)
+        .map(|b| guard(b, Written::All) as usize)
         .sum()
 }
 
@@ -378,18 +380,35 @@ where
 {
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         b.project_locked();
-        guard(b);
+        guard(b, Written::All);
     });
 }
 
-/// Freezes `b` if its state stopped being finite; true when it did now. The body stages run
-/// it on each body they update, so a body is checked right after every stage that moves it.
+/// The part of a body a stage wrote, which is what the guard after it checks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// Anything (the step's first and last guards).
+    All,
+    /// The velocities only: forces, contact and joint passes.
+    Velocities,
+    /// The centre, rotation and accumulated motion: the position stage.
+    Pose,
+}
+
+/// Freezes `b` if the part of its state `written` stopped being finite; true when it did
+/// now. The body stages run it on each body they update, so a body is checked right after
+/// every stage that moves it.
 #[inline(always)]
-fn guard<const D: usize>(b: &mut SolverBody<D>) -> bool
+fn guard<const D: usize>(b: &mut SolverBody<D>, written: Written) -> bool
 where
     Space<D>: Dim<D>,
 {
-    let freeze = !b.frozen && !b.is_finite();
+    let finite = match written {
+        Written::All => b.is_finite(),
+        Written::Velocities => b.velocities_finite(),
+        Written::Pose => b.pose_finite(),
+    };
+    let freeze = !b.frozen && !finite;
     if freeze {
         freeze_cold(b);
     }
@@ -492,7 +511,7 @@ fn integrate_velocities<const D: usize>(
         // The relax pass of the substep before may have left the body non-finite, or moving
         // along a locked axis: the substep must start without it, or the free path (the mean
         // of the start and end velocities) would carry it there.
-        guard(b);
+        guard(b, Written::Velocities);
         b.project_locked();
         b.begin_substep();
         if b.motion == Motion::Dynamic {
@@ -512,7 +531,7 @@ fn integrate_velocities<const D: usize>(
             b.project_locked();
         }
         b.end_forces();
-        guard(b);
+        guard(b, Written::Velocities);
     });
 }
 
@@ -634,7 +653,7 @@ where
 {
     bodies.par_iter_mut().with_min_len(BODY_TASK).for_each(|b| {
         // The solve pass before this stage may have left the body non-finite.
-        guard(b);
+        guard(b, Written::Velocities);
         if b.motion == Motion::Static {
             return;
         }
@@ -644,8 +663,7 @@ where
         b.center += dp;
         b.delta_position += dp;
         b.rotation = Space::<D>::integrate_rotation(&b.rotation, &drift.angular, ctx.h);
-        b.refresh_inv_inertia();
-        guard(b);
+        guard(b, Written::Pose);
     });
 }
 

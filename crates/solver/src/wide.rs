@@ -11,11 +11,11 @@
 //! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
 //! they change nothing and are never stored. Contacts that need several passes (a mass ratio),
 //! conveyors (a tangent velocity) and the serial overflow colours stay scalar ("singles").
-//! After the substeps the impulses go back to the scalar points, where restitution and the
-//! caller's store read them.
+//! After the substeps the impulses of contacts that bounce go back to their scalar points,
+//! where restitution reads them; the others go from their lanes to the caller's contacts.
 
 use crate::body::SolverBody;
-use crate::contact::StepContext;
+use crate::contact::{ContactConstraint, ContactPoint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint, Row};
 use crate::view::BodyView;
 use fathom_math::lanes::{self, Lanes, Vector4x, F4};
@@ -187,6 +187,14 @@ where
 
     /// Lane `k`'s impulses back into its scalar point.
     fn scatter(&self, k: usize, p: &mut PreparedPoint<D>) {
+        p.normal_impulse = self.normal_impulse.as_array()[k];
+        p.tangent_impulse = self.tangent_impulse.map(|t| t.as_array()[k]);
+        p.total_normal_impulse = self.total_normal_impulse.as_array()[k];
+        p.max_normal_impulse = self.max_normal_impulse.as_array()[k];
+    }
+
+    /// Lane `k`'s impulses into the caller's point (what [`Prepared::store`] writes).
+    fn store(&self, k: usize, p: &mut ContactPoint<D>) {
         p.normal_impulse = self.normal_impulse.as_array()[k];
         p.tangent_impulse = self.tangent_impulse.map(|t| t.as_array()[k]);
         p.total_normal_impulse = self.total_normal_impulse.as_array()[k];
@@ -513,9 +521,31 @@ where
         slot + count as usize
     }
 
-    /// Stage: the bundles' impulses back into the scalar points of their contacts (`points`,
-    /// in the contacts' order), contact by contact, halving over rayon's threads down to
-    /// `task` contacts.
+    /// Writes the impulses of prepared contact `index` into the caller's contact `c` from its
+    /// lane, and returns true; false when the contact is not in a lane or was unpacked to its
+    /// scalar points (see [`Self::unpack`]), which then hold them.
+    pub(crate) fn store(
+        &self,
+        index: usize,
+        p: &Prepared<D>,
+        c: &mut ContactConstraint<D>,
+    ) -> bool {
+        let lane = self.lane_of[index];
+        if lane == SINGLE || unpacked(p) {
+            return false;
+        }
+        let (bundle, k) = (lane as usize / LANES, lane as usize % LANES);
+        let slots = &self.points[self.bundles[bundle].points()];
+        for (slot, q) in slots.iter().zip(c.points.iter_mut()) {
+            slot.store(k, q);
+        }
+        true
+    }
+
+    /// Stage: the impulses of the bundled contacts that restitution works on back into their
+    /// scalar points (`points`, in the contacts' order), contact by contact, halving over
+    /// rayon's threads down to `task` contacts. The others go from their lanes straight to
+    /// the caller ([`Self::store`]).
     pub(crate) fn unpack(
         &self,
         contacts: &[Prepared<D>],
@@ -540,7 +570,7 @@ where
         let base = first.first as usize;
         if contacts.len() <= task {
             for (c, &lane) in contacts.iter().zip(lane_of) {
-                if lane == SINGLE {
+                if lane == SINGLE || !unpacked(c) {
                     continue;
                 }
                 let (bundle, k) = (lane as usize / LANES, lane as usize % LANES);
@@ -562,6 +592,15 @@ where
             || self.unpack_range(hi, hi_lanes, hi_points, task),
         );
     }
+}
+
+/// True for a bundled contact whose impulses go back to its scalar points after the
+/// substeps: the restitution stage reads and changes those.
+fn unpacked<const D: usize>(c: &Prepared<D>) -> bool
+where
+    Space<D>: Dim<D>,
+{
+    c.restitution != 0.0
 }
 
 /// Bundles per parallel task of the fill.
@@ -713,7 +752,12 @@ mod tests {
     fn scene<const D: usize>(
         lanes: usize,
         seed: u64,
-    ) -> (Vec<SolverBody<D>>, Vec<Prepared<D>>, Vec<PreparedPoint<D>>)
+    ) -> (
+        Vec<SolverBody<D>>,
+        Vec<ContactConstraint<D>>,
+        Vec<Prepared<D>>,
+        Vec<PreparedPoint<D>>,
+    )
     where
         Space<D>: Dim<D>,
     {
@@ -744,7 +788,7 @@ mod tests {
         });
         let most = if D == 2 { 2 } else { MAX_MANIFOLD_POINTS };
         let ctx = SolverSettings::default().context(1.0 / 60.0);
-        let (mut contacts, mut points) = (Vec::new(), Vec::new());
+        let (mut constraints, mut contacts, mut points) = (Vec::new(), Vec::new(), Vec::new());
         for k in 0..lanes {
             let (a, b) = if k == 1 {
                 (2 * lanes, 2 * k + 1)
@@ -765,7 +809,8 @@ mod tests {
                 b,
                 normal,
                 n.next(0.1, 1.0),
-                0.0,
+                // Odd lanes bounce: their impulses go back through the scalar points.
+                if k % 2 == 1 { 0.4 } else { 0.0 },
                 (0..count).map(|j| {
                     let mut p =
                         ContactPoint::new(middle + n.vector(0.5), n.next(-0.03, 0.01), j as u32);
@@ -780,8 +825,9 @@ mod tests {
                 Prepared::new(&c, &bodies, &ctx, &Vector::zeros(), &mut points[first..]);
             prepared.first = first as u32;
             contacts.push(prepared);
+            constraints.push(c);
         }
-        (bodies, contacts, points)
+        (bodies, constraints, contacts, points)
     }
 
     /// The wide warm start, solve and relax passes give every body and impulse the bits the
@@ -793,7 +839,8 @@ mod tests {
         let ctx = SolverSettings::default().context(1.0 / 60.0);
         let (mut loaded, mut total) = (0, 0);
         for (lanes, seed) in [(4, 1), (4, 7), (3, 2), (1, 5), (4, 11)] {
-            let (mut scalar_bodies, contacts, mut scalar_points) = scene::<D>(lanes, seed);
+            let (mut scalar_bodies, mut constraints, contacts, mut scalar_points) =
+                scene::<D>(lanes, seed);
             let (mut wide_bodies, mut wide_points) = (scalar_bodies.clone(), scalar_points.clone());
             {
                 let view = BodyView::new(&mut scalar_bodies);
@@ -818,7 +865,16 @@ mod tests {
                     b.solve(slots, &view, &ctx, use_bias);
                 }
             }
+            // The bouncing lanes go back to their scalar points, the others straight to
+            // the caller's contacts.
             work.unpack(&contacts, &mut wide_points, 1);
+            for (i, (p, c)) in contacts.iter().zip(&mut constraints).enumerate() {
+                let range = p.first as usize..p.first as usize + p.count as usize;
+                if !work.store(i, p, c) {
+                    p.store(&wide_points[range], c);
+                }
+            }
+            let stored = constraints.iter().flat_map(|c| c.points.iter());
             for (s, w) in scalar_bodies.iter().zip(&wide_bodies) {
                 assert_eq!(
                     s.linear_velocity, w.linear_velocity,
@@ -829,7 +885,7 @@ mod tests {
                     "{D}D {lanes} lanes, seed {seed}"
                 );
             }
-            for (s, w) in scalar_points.iter().zip(&wide_points) {
+            for (s, w) in scalar_points.iter().zip(stored) {
                 assert_eq!(s.normal_impulse, w.normal_impulse);
                 assert_eq!(s.tangent_impulse, w.tangent_impulse);
                 assert_eq!(s.max_normal_impulse, w.max_normal_impulse);

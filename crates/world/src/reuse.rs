@@ -111,7 +111,7 @@ where
     pub(crate) fn drift(&self, pose_a: &Pose<D>, pose_b: &Pose<D>) -> Real {
         let now = pose_a.inv_mul(pose_b);
         let turn = now.rotation * self.reference.rotation.inverse();
-        let angle = Space::<D>::ang_norm(&Space::<D>::scaled_axis(&turn));
+        let angle = Space::<D>::angle_bound(&turn);
         let from_a = (now.translation.vector - self.reference.translation.vector).norm()
             + angle * self.radius[1];
         // A's origin in B's frame is -R^T t: its change, without inverting the poses.

@@ -57,7 +57,12 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     /// Angular inertia tensor (or its inverse), in whatever frame the caller says.
     type AngularInertia: Copy + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
     /// The angular vector and rotation in four lanes (`lanes.rs`).
-    type Lanes: Lanes<D, Ang = Self::AngVector, Rot = Self::Rotation>;
+    type Lanes: Lanes<
+        D,
+        Ang = Self::AngVector,
+        Rot = Self::Rotation,
+        Inertia = Self::AngularInertia,
+    >;
 
     /// Number of rotational degrees of freedom: 1 in 2D, 3 in 3D.
     const ANGULAR_DOF: usize;

@@ -11,7 +11,7 @@
 //! so a lane gives the bits the scalar code would.
 
 use crate::{Real, Vector};
-use nalgebra::{UnitComplex, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitComplex, UnitQuaternion, Vector3};
 use std::fmt::Debug;
 
 /// Four `Real`s, one per lane.
@@ -30,6 +30,10 @@ pub trait Lanes<const D: usize>: 'static {
     type WideAng: Copy + Debug + PartialEq + Send + Sync;
     /// A rotation in four lanes.
     type WideRot: Copy + Send + Sync;
+    /// The angular inertia of one lane.
+    type Inertia;
+    /// An angular inertia (or its inverse) in four lanes.
+    type WideInertia: Copy + Send + Sync;
 
     /// Zero in every lane.
     fn ang_zero() -> Self::WideAng;
@@ -49,6 +53,12 @@ pub trait Lanes<const D: usize>: 'static {
     fn rot_gather(r: [&Self::Rot; 4]) -> Self::WideRot;
     /// `v` rotated by the inverse of `r` per lane (world to body frame).
     fn inverse_rotate(r: &Self::WideRot, v: &Vector4x<D>) -> Vector4x<D>;
+    /// `a × b` per lane (`Dim::cross`).
+    fn cross(a: &Vector4x<D>, b: &Vector4x<D>) -> Self::WideAng;
+    /// The lanes' inertias.
+    fn inertia_gather(i: [&Self::Inertia; 4]) -> Self::WideInertia;
+    /// `I w` per lane (`Dim::inertia_apply`).
+    fn inertia_apply(i: &Self::WideInertia, w: &Self::WideAng) -> Self::WideAng;
 }
 
 /// The four-lane operations of 2D ([`Lanes`]).
@@ -117,6 +127,8 @@ impl Lanes<2> for Lanes2 {
     type WideAng = F4;
     /// `(re, im)` per lane.
     type WideRot = [F4; 2];
+    type Inertia = Real;
+    type WideInertia = F4;
 
     #[inline]
     fn ang_zero() -> F4 {
@@ -156,6 +168,19 @@ impl Lanes<2> for Lanes2 {
         let (re, im) = (r[0], -r[1]);
         [re * v[0] - im * v[1], im * v[0] + re * v[1]]
     }
+    #[inline]
+    fn cross(a: &[F4; 2], b: &[F4; 2]) -> F4 {
+        // nalgebra's `perp`.
+        a[0] * b[1] - a[1] * b[0]
+    }
+    #[inline]
+    fn inertia_gather(i: [&Real; 4]) -> F4 {
+        F4::new(i.map(|x| *x))
+    }
+    #[inline]
+    fn inertia_apply(i: &F4, w: &F4) -> F4 {
+        *i * *w
+    }
 }
 
 impl Lanes<3> for Lanes3 {
@@ -164,6 +189,9 @@ impl Lanes<3> for Lanes3 {
     type WideAng = [F4; 3];
     /// `(i, j, k, w)` per lane.
     type WideRot = [F4; 4];
+    type Inertia = Matrix3<Real>;
+    /// Column-major, as nalgebra stores it.
+    type WideInertia = [F4; 9];
 
     #[inline]
     fn ang_zero() -> [F4; 3] {
@@ -206,6 +234,19 @@ impl Lanes<3> for Lanes3 {
         let t = cross(&u, v).map(|c| c * two);
         let c = cross(&u, &t);
         std::array::from_fn(|i| t[i] * r[3] + c[i] + v[i])
+    }
+    #[inline]
+    fn cross(a: &[F4; 3], b: &[F4; 3]) -> [F4; 3] {
+        cross(a, b)
+    }
+    #[inline]
+    fn inertia_gather(i: [&Matrix3<Real>; 4]) -> [F4; 9] {
+        std::array::from_fn(|e| F4::new(i.map(|m| m.as_slice()[e])))
+    }
+    #[inline]
+    fn inertia_apply(i: &[F4; 9], w: &[F4; 3]) -> [F4; 3] {
+        // nalgebra's product: column by column, `(c0 w0 + c1 w1) + c2 w2`.
+        std::array::from_fn(|r| i[r] * w[0] + i[3 + r] * w[1] + i[6 + r] * w[2])
     }
 }
 
@@ -251,6 +292,29 @@ mod tests {
             );
             assert_eq!(dot.as_array()[k], v[k].dot(&axes[k]), "dot lane {k}");
         }
+        // Inverse inertias (full matrices, as a rotated tensor is) and cross products.
+        let m = axes.map(|a| {
+            let r = UnitQuaternion::from_scaled_axis(a).to_rotation_matrix();
+            r.matrix()
+                * Matrix3::from_diagonal(&(a.abs() + Vector3::repeat(0.3)))
+                * r.matrix().transpose()
+        });
+        let w = Lanes3::inertia_apply(
+            &Lanes3::inertia_gather(m.each_ref()),
+            &vector_gather(v.each_ref()),
+        );
+        let x = Lanes3::cross(
+            &vector_gather(v.each_ref()),
+            &vector_gather(axes.each_ref()),
+        );
+        for k in 0..4 {
+            assert_eq!(vector_lane(&w, k), m[k] * v[k], "3D inertia lane {k}");
+            assert_eq!(
+                vector_lane(&x, k),
+                v[k].cross(&axes[k]),
+                "3D cross lane {k}"
+            );
+        }
         let c = [0.3, -2.0, 3.1, 1e-3].map(UnitComplex::new);
         let v2 = axes.map(|a| Vector2::new(a.x, a.y));
         let wide = Lanes2::inverse_rotate(
@@ -263,6 +327,11 @@ mod tests {
                 c[k].inverse_transform_vector(&v2[k]),
                 "2D lane {k}"
             );
+        }
+        let a2 = axes.map(|a| Vector2::new(a.z, a.x));
+        let x = Lanes2::cross(&vector_gather(v2.each_ref()), &vector_gather(a2.each_ref()));
+        for k in 0..4 {
+            assert_eq!(x.as_array()[k], v2[k].perp(&a2[k]), "2D cross lane {k}");
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::body::SolverBody;
 use crate::contact::{ContactConstraint, StepContext, HEAVY_RATIO};
 use crate::softness::Softness;
 use crate::view::BodyView;
-use fathom_math::{AngVector, Dim, ManifoldPoints, Real, Space, Vector, MAX_MANIFOLD_POINTS};
+use fathom_math::{AngVector, Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use nalgebra::AbstractRotation;
 
 /// One contact as the passes see it; its points are `points` of the step's point list.
@@ -333,12 +333,26 @@ where
     /// Anchors, effective masses and approach speeds of `c` from the bodies at step start;
     /// its points go to `slots` (one per point; the caller sets `first`). `gravity`
     /// (m/s², world) carries the approach speed across a gap to the impact.
+    #[cfg(test)]
     pub(crate) fn new(
         c: &ContactConstraint<D>,
         bodies: &[SolverBody<D>],
         ctx: &StepContext,
         gravity: &Vector<D>,
         slots: &mut [PreparedPoint<D>],
+    ) -> Self {
+        let prepared = Self::of_contact(c, bodies, ctx, gravity);
+        prepared.prepare_points(c, bodies, slots);
+        prepared
+    }
+
+    /// The terms of `c` shared by its points (no point is prepared; see
+    /// [`Self::prepare_points`], and `wide.rs` for contacts solved in lanes).
+    pub(crate) fn of_contact(
+        c: &ContactConstraint<D>,
+        bodies: &[SolverBody<D>],
+        ctx: &StepContext,
+        gravity: &Vector<D>,
     ) -> Self {
         let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
         let n = c.normal;
@@ -354,13 +368,48 @@ where
         } else {
             ctx.contact_softness
         };
-        let closing_accel = n.dot(&(b.free_acceleration(gravity) - a.free_acceleration(gravity)));
-        let inv_mass = [a.inv_mass, b.inv_mass];
+        let null = if c.points.len() == MAX_MANIFOLD_POINTS {
+            let anchors: [Vector<D>; MAX_MANIFOLD_POINTS] =
+                std::array::from_fn(|i| c.points[i].anchor);
+            null_vector(&anchors, &tangents)
+        } else {
+            [0.0; 4]
+        };
+        Self {
+            body_a: c.body_a,
+            body_b: c.body_b,
+            normal: n,
+            tangents,
+            friction: c.friction,
+            restitution: c.restitution,
+            tangent_velocity: [
+                c.tangent_velocity.dot(&tangents[0]),
+                c.tangent_velocity.dot(&tangents[1]),
+            ],
+            softness,
+            closing_accel: n.dot(&(b.free_acceleration(gravity) - a.free_acceleration(gravity))),
+            inv_mass: [a.inv_mass, b.inv_mass],
+            null,
+            passes: 1,
+            first: 0,
+            count: c.points.len() as u8,
+        }
+    }
+
+    /// The points of `c` (this contact's constraint) into `slots`, one per point.
+    pub(crate) fn prepare_points(
+        &self,
+        c: &ContactConstraint<D>,
+        bodies: &[SolverBody<D>],
+        slots: &mut [PreparedPoint<D>],
+    ) {
+        let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+        let (n, inv_mass) = (self.normal, self.inv_mass);
+        let [t0, t1] = &self.tangents;
         for (p, slot) in c.points.iter().zip(slots) {
             let (r_a, r_b) = (p.anchor - a.center, p.anchor - b.center);
             let normal_row = Row::new(a, b, &r_a, &r_b, &n);
             let k = normal_row.inverse_mass(&normal_row, 1.0, &inv_mass);
-            let [t0, t1] = &tangents;
             let row = |t| Row::new(a, b, &r_a, &r_b, t);
             // 2D has one tangent (the second repeats it) and reads only K00 of the plane.
             let rows = if D == 2 {
@@ -392,28 +441,8 @@ where
                 tangent_mass: if k00 > 0.0 { 1.0 / k00 } else { 0.0 },
                 tangent_k,
                 tangent_rows: rows,
-                relative_velocity: impact_speed(vn, p.separation, closing_accel),
+                relative_velocity: impact_speed(vn, p.separation, self.closing_accel),
             };
-        }
-        let anchors: ManifoldPoints<Vector<D>> = c.points.iter().map(|p| p.anchor).collect();
-        Self {
-            body_a: c.body_a,
-            body_b: c.body_b,
-            normal: n,
-            tangents,
-            friction: c.friction,
-            restitution: c.restitution,
-            tangent_velocity: [
-                c.tangent_velocity.dot(&tangents[0]),
-                c.tangent_velocity.dot(&tangents[1]),
-            ],
-            softness,
-            closing_accel,
-            inv_mass,
-            null: null_vector(&anchors, &tangents),
-            passes: 1,
-            first: 0,
-            count: c.points.len() as u8,
         }
     }
 

@@ -40,10 +40,11 @@ use crate::contact::{ContactConstraint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
 use crate::view::BodyView;
-use crate::wide::{Bundle, WidePoint, WideWork};
-use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
+use crate::wide::{Bundle, Sources, WidePoint, WideWork};
+use fathom_math::{Dim, Real, Space, Vector};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// The solver's tuning. Defaults follow Box2D v3, except for a contact damping ratio of 20
 /// (Box2D's 10 left a resting five-box tower in 3D in a 1 mm/s limit cycle).
@@ -213,8 +214,14 @@ fn step_here<const D: usize>(
     let schedule = &*schedule;
     work.prepare(bodies, contacts, schedule, &ctx, &gravity);
     mass_ratio_passes(bodies, &mut work.contacts, carried);
+    let sources = Sources {
+        order: schedule.order(),
+        constraints: contacts,
+        bodies,
+    };
     work.lanes
-        .pack(schedule.colour_ranges(), &work.contacts, &work.points);
+        .pack(schedule.colour_ranges(), &work.contacts, &sources);
+    work.prepare_points(&sources);
     for substep in 0..settings.substeps.max(1) {
         let sweep = Sweep::of_substep(substep);
         // The body stages guard each body before and after they update it, so the passes
@@ -254,9 +261,9 @@ impl<const D: usize> Work<D>
 where
     Space<D>: Dim<D>,
 {
-    /// Stage: every contact prepared from the bodies at step start, in colour order, over
-    /// the last step's memory. `gravity` (m/s², world) lets contacts extrapolate their
-    /// impact speed within the step.
+    /// Stage: every contact's shared terms ([`Prepared::of_contact`]) from the bodies at step
+    /// start, in colour order, over the last step's memory, and its place in the point list.
+    /// `gravity` (m/s², world) lets contacts extrapolate their impact speed within the step.
     fn prepare(
         &mut self,
         bodies: &[SolverBody<D>],
@@ -279,22 +286,33 @@ where
         self.points.clear();
         self.points
             .resize(firsts[order.len()], PreparedPoint::zero());
-        self.contacts.truncate(order.len());
-        if let Some(&i) = order.first() {
-            // Any prepared contact fills the new slots; every slot is overwritten below.
-            let mut slots = [PreparedPoint::zero(); MAX_MANIFOLD_POINTS];
-            let filler = Prepared::new(&contacts[i as usize], bodies, ctx, gravity, &mut slots);
-            self.contacts.resize(order.len(), filler);
-        }
-        let job = PrepareJob {
-            bodies,
-            contacts,
-            order,
-            firsts,
-            ctx,
-            gravity,
+        let firsts = &*firsts;
+        self.contacts.clear();
+        self.contacts
+            .par_extend(
+                order
+                    .par_iter()
+                    .enumerate()
+                    .with_min_len(PREPARE_TASK)
+                    .map(|(k, &i)| {
+                        let mut p =
+                            Prepared::of_contact(&contacts[i as usize], bodies, ctx, gravity);
+                        p.first = firsts[k] as u32;
+                        p
+                    }),
+            );
+    }
+
+    /// Stage: the points of the contacts the scalar passes or restitution read, in
+    /// parallel; the bundles prepared theirs in lanes when they were packed.
+    fn prepare_points(&mut self, sources: &Sources<'_, D>) {
+        let job = PointJob {
+            sources,
+            contacts: &self.contacts,
+            firsts: &self.firsts,
+            lanes: &self.lanes,
         };
-        job.run(0, &mut self.contacts, &mut self.points);
+        job.run(0..self.contacts.len(), &mut self.points);
     }
 
     /// Stage: the impulses back into the caller's contacts, in parallel over them.
@@ -316,45 +334,47 @@ where
     }
 }
 
-/// What preparing a range of contacts reads.
-struct PrepareJob<'a, const D: usize>
+/// What preparing the scalar points of a range of contacts reads.
+struct PointJob<'a, const D: usize>
 where
     Space<D>: Dim<D>,
 {
-    bodies: &'a [SolverBody<D>],
-    contacts: &'a [ContactConstraint<D>],
-    order: &'a [u32],
+    sources: &'a Sources<'a, D>,
+    contacts: &'a [Prepared<D>],
     firsts: &'a [usize],
-    ctx: &'a StepContext,
-    gravity: &'a Vector<D>,
+    lanes: &'a WideWork<D>,
 }
 
-impl<const D: usize> PrepareJob<'_, D>
+impl<const D: usize> PointJob<'_, D>
 where
     Space<D>: Dim<D>,
 {
-    /// Prepares the contacts `start..start + out.len()` of the colour order into `out` and
-    /// their points into `points` (which start at that range's first point), halving the
-    /// range over rayon's threads down to [`PREPARE_TASK`] contacts.
-    fn run(&self, start: usize, out: &mut [Prepared<D>], points: &mut [PreparedPoint<D>]) {
-        if out.len() <= PREPARE_TASK {
-            let base = self.firsts[start];
-            for (k, p) in out.iter_mut().enumerate() {
-                let (first, end) = (self.firsts[start + k], self.firsts[start + k + 1]);
-                let c = &self.contacts[self.order[start + k] as usize];
-                let slots = &mut points[first - base..end - base];
-                *p = Prepared::new(c, self.bodies, self.ctx, self.gravity, slots);
-                p.first = first as u32;
+    /// Prepares the scalar points of the contacts `range` of the colour order that need
+    /// them into `points` (which start at that range's first point), halving the range over
+    /// rayon's threads down to [`PREPARE_TASK`] contacts.
+    fn run(&self, range: Range<usize>, points: &mut [PreparedPoint<D>]) {
+        if range.len() <= PREPARE_TASK {
+            let base = self.firsts[range.start];
+            for k in range {
+                let p = &self.contacts[k];
+                if !self.lanes.needs_scalar_points(k, p) {
+                    continue;
+                }
+                let (first, end) = (self.firsts[k], self.firsts[k + 1]);
+                let c = &self.sources.constraints[self.sources.order[k] as usize];
+                p.prepare_points(
+                    c,
+                    self.sources.bodies,
+                    &mut points[first - base..end - base],
+                );
             }
             return;
         }
-        let half = out.len() / 2;
-        let (lo, hi) = out.split_at_mut(half);
-        let split = self.firsts[start + half] - self.firsts[start];
-        let (lo_points, hi_points) = points.split_at_mut(split);
+        let half = range.start + range.len() / 2;
+        let (lo, hi) = points.split_at_mut(self.firsts[half] - self.firsts[range.start]);
         rayon::join(
-            || self.run(start, lo, lo_points),
-            || self.run(start + half, hi, hi_points),
+            || self.run(range.start..half, lo),
+            || self.run(half..range.end, hi),
         );
     }
 }

@@ -19,7 +19,7 @@ use crate::contact::{ContactConstraint, ContactPoint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint, Row};
 use crate::view::BodyView;
 use fathom_math::lanes::{self, Lanes, Vector4x, F4};
-use fathom_math::{Dim, Real, Space, MAX_MANIFOLD_POINTS};
+use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use std::ops::Range;
 
 /// Contacts per bundle.
@@ -27,6 +27,7 @@ pub(crate) const LANES: usize = 4;
 
 type L<const D: usize> = <Space<D> as Dim<D>>::Lanes;
 type WideAng<const D: usize> = <L<D> as Lanes<D>>::WideAng;
+type WideRot<const D: usize> = <L<D> as Lanes<D>>::WideRot;
 
 /// [`Row`] in four lanes.
 #[derive(Clone, Copy, Debug)]
@@ -104,6 +105,17 @@ where
 /// [`WideWork::lane_of`] of a contact left out of the bundles.
 const SINGLE: u32 = u32::MAX;
 
+/// What preparing contacts' points reads: the caller's contacts, the colour order (position
+/// to caller index) and the bodies at step start.
+pub(crate) struct Sources<'a, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    pub(crate) order: &'a [u32],
+    pub(crate) constraints: &'a [ContactConstraint<D>],
+    pub(crate) bodies: &'a [SolverBody<D>],
+}
+
 impl<const D: usize> WideRow<D>
 where
     Space<D>: Dim<D>,
@@ -121,6 +133,31 @@ where
             L::<D>::ang_set_lane(&mut self.rows[s], k, &row.rows[s]);
             L::<D>::ang_set_lane(&mut self.response[s], k, &row.response[s]);
         }
+    }
+
+    /// [`Row`]'s `new` in lanes: the rows `r × d` and responses `I⁻¹ (r × d)` of both bodies.
+    #[inline]
+    fn new(
+        r: [&Vector4x<D>; 2],
+        d: &Vector4x<D>,
+        inv_inertia: [&<L<D> as Lanes<D>>::WideInertia; 2],
+    ) -> Self {
+        let rows = [L::<D>::cross(r[0], d), L::<D>::cross(r[1], d)];
+        Self {
+            rows,
+            response: [
+                L::<D>::inertia_apply(inv_inertia[0], &rows[0]),
+                L::<D>::inertia_apply(inv_inertia[1], &rows[1]),
+            ],
+        }
+    }
+
+    /// [`Row`]'s `inverse_mass` in lanes.
+    #[inline]
+    fn inverse_mass(&self, other: &Self, d_dot_e: F4, inv_mass: &[F4; 2]) -> F4 {
+        d_dot_e * (inv_mass[0] + inv_mass[1])
+            + L::<D>::ang_dot(&self.rows[0], &other.response[0])
+            + L::<D>::ang_dot(&self.rows[1], &other.response[1])
     }
 
     /// [`Row::speed`] in lanes.
@@ -426,6 +463,36 @@ where
     }
 }
 
+/// `1 / x` where `x > 0`, else 0 (as `prepared.rs` takes effective masses).
+#[inline]
+fn reciprocal_or_zero(x: F4) -> F4 {
+    x.simd_gt(F4::ZERO).select(F4::ONE / x, F4::ZERO)
+}
+
+/// What preparing a bundle's points reads of its bodies at step start, A's and B's.
+struct BodyLanes<const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    center: [Vector4x<D>; 2],
+    rotation: [WideRot<D>; 2],
+    inv_inertia: [<L<D> as Lanes<D>>::WideInertia; 2],
+}
+
+impl<const D: usize> BodyLanes<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn gather(a: &[u32; LANES], b: &[u32; LANES], bodies: &[SolverBody<D>]) -> Self {
+        let side = [a, b].map(|ids| ids.map(|i| &bodies[i as usize]));
+        Self {
+            center: side.map(|s| lanes::vector_gather(s.map(|b| &b.center))),
+            rotation: side.map(|s| L::<D>::rot_gather(s.map(|b| &b.rotation))),
+            inv_inertia: side.map(|s| L::<D>::inertia_gather(s.map(|b| &b.inv_inertia))),
+        }
+    }
+}
+
 /// The `prepared.rs` slip step in lanes: `|s|² / (sᵀ K s)`, 0 where `sᵀ K s <= 0`.
 #[inline]
 fn slip_step(k: &[F4; 3], s: &[F4; 2]) -> F4 {
@@ -462,12 +529,13 @@ where
     Space<D>: Dim<D>,
 {
     /// Stage: the prepared contacts of each colour (`colours`: its range of `contacts` and
-    /// whether it is serial) packed four to a bundle, over the last step's memory.
+    /// whether it is serial) packed four to a bundle, over the last step's memory, and the
+    /// bundles' points prepared in lanes from `sources`.
     pub(crate) fn pack(
         &mut self,
         colours: impl Iterator<Item = (Range<usize>, bool)>,
         contacts: &[Prepared<D>],
-        points: &[PreparedPoint<D>],
+        sources: &Sources<'_, D>,
     ) {
         self.bundles.clear();
         self.colours.clear();
@@ -500,7 +568,13 @@ where
         // Every lane of every slot is written by the fill, so last step's slots are kept.
         self.points.truncate(slots);
         self.points.resize(slots, WidePoint::zero());
-        fill(&mut self.bundles, &mut self.points, 0, contacts, points);
+        fill(&mut self.bundles, &mut self.points, 0, contacts, sources);
+    }
+
+    /// True when prepared contact `index`, `p`, needs its scalar points: it is solved by the
+    /// scalar passes, or it bounces (restitution reads its points).
+    pub(crate) fn needs_scalar_points(&self, index: usize, p: &Prepared<D>) -> bool {
+        self.lane_of[index] == SINGLE || unpacked(p)
     }
 
     /// A bundle for the contacts `lane`, its point slots from `slot`; returns the next slot.
@@ -613,7 +687,7 @@ fn fill<const D: usize>(
     slots: &mut [WidePoint<D>],
     base: usize,
     contacts: &[Prepared<D>],
-    points: &[PreparedPoint<D>],
+    sources: &Sources<'_, D>,
 ) where
     Space<D>: Dim<D>,
 {
@@ -623,7 +697,7 @@ fn fill<const D: usize>(
             b.fill(
                 &mut slots[range.start - base..range.end - base],
                 contacts,
-                points,
+                sources,
             );
         }
         return;
@@ -632,8 +706,8 @@ fn fill<const D: usize>(
     let mid = hi[0].points().start;
     let (lo_slots, hi_slots) = slots.split_at_mut(mid - base);
     rayon::join(
-        || fill(lo, lo_slots, base, contacts, points),
-        || fill(hi, hi_slots, mid, contacts, points),
+        || fill(lo, lo_slots, base, contacts, sources),
+        || fill(hi, hi_slots, mid, contacts, sources),
     );
 }
 
@@ -641,27 +715,83 @@ impl<const D: usize> Bundle<D>
 where
     Space<D>: Dim<D>,
 {
-    /// Every lane of the bundle and of its `slots` from its contacts; a lane without a
+    /// Every lane of the bundle from its contacts, and its `slots` prepared in lanes (what
+    /// [`Prepared::prepare_points`] does, lane by lane with the same bits); a lane without a
     /// contact, or without a point in a slot, gets zeros.
     fn fill(
         &mut self,
         slots: &mut [WidePoint<D>],
         contacts: &[Prepared<D>],
-        points: &[PreparedPoint<D>],
+        sources: &Sources<'_, D>,
     ) {
+        let mut points: [&[ContactPoint<D>]; LANES] = [&[]; LANES];
+        for (k, mine) in points.iter_mut().enumerate().take(self.lanes as usize) {
+            let index = self.contacts[k];
+            self.set_lane(k, index, &contacts[index as usize]);
+            *mine = &sources.constraints[sources.order[index as usize] as usize].points;
+        }
+        let bodies = BodyLanes::gather(&self.body_a, &self.body_b, sources.bodies);
         let zero = PreparedPoint::zero();
-        for k in 0..LANES {
-            let mine = if k < self.lanes as usize {
-                let index = self.contacts[k];
-                let c = &contacts[index as usize];
-                self.set_lane(k, index, c);
-                &points[c.first as usize..c.first as usize + c.count as usize]
-            } else {
-                &[]
-            };
-            for (j, slot) in slots.iter_mut().enumerate() {
-                slot.set_lane(k, mine.get(j).unwrap_or(&zero));
+        for (j, slot) in slots.iter_mut().enumerate() {
+            *slot = self.prepare_slot(j, &points, &bodies);
+            for (k, mine) in points.iter().enumerate() {
+                if mine.len() <= j {
+                    slot.set_lane(k, &zero);
+                }
             }
+        }
+    }
+
+    /// Point slot `j` of every lane (`points`: each lane's contact points, an unused lane's
+    /// come out as garbage for the caller to zero).
+    fn prepare_slot(
+        &self,
+        j: usize,
+        points: &[&[ContactPoint<D>]; LANES],
+        bodies: &BodyLanes<D>,
+    ) -> WidePoint<D> {
+        let none = ContactPoint::new(Vector::zeros(), 0.0, 0);
+        let p: [&ContactPoint<D>; LANES] =
+            std::array::from_fn(|k| points[k].get(j).unwrap_or(&none));
+        let anchor = lanes::vector_gather(p.map(|p| &p.anchor));
+        let r_a = lanes::vector_sub(&anchor, &bodies.center[0]);
+        let r_b = lanes::vector_sub(&anchor, &bodies.center[1]);
+        let inertia = [&bodies.inv_inertia[0], &bodies.inv_inertia[1]];
+        let row = |d: &Vector4x<D>| WideRow::new([&r_a, &r_b], d, inertia);
+        let normal_row = row(&self.normal);
+        let one = F4::ONE;
+        let k = normal_row.inverse_mass(&normal_row, one, &self.inv_mass);
+        let [t0, t1] = &self.tangents;
+        let rows = if D == 2 {
+            [row(t0); 2]
+        } else {
+            [row(t0), row(t1)]
+        };
+        let k00 = rows[0].inverse_mass(&rows[0], one, &self.inv_mass);
+        let tangent_k = if D == 2 {
+            [k00; 3]
+        } else {
+            [
+                k00,
+                rows[1].inverse_mass(&rows[1], one, &self.inv_mass),
+                rows[0].inverse_mass(&rows[1], lanes::vector_dot(t0, t1), &self.inv_mass),
+            ]
+        };
+        let separation = F4::new(p.map(|p| p.separation));
+        let offset = lanes::vector_dot(&self.normal, &lanes::vector_sub(&r_b, &r_a));
+        WidePoint {
+            normal_impulse: F4::new(p.map(|p| p.normal_impulse)),
+            tangent_impulse: [0, 1].map(|t| F4::new(p.map(|p| p.tangent_impulse[t]))),
+            total_normal_impulse: F4::ZERO,
+            max_normal_impulse: F4::ZERO,
+            local_r_a: L::<D>::inverse_rotate(&bodies.rotation[0], &r_a),
+            local_r_b: L::<D>::inverse_rotate(&bodies.rotation[1], &r_b),
+            base_separation: separation - offset,
+            normal_mass: reciprocal_or_zero(k),
+            normal_row,
+            tangent_rows: rows,
+            tangent_k,
+            tangent_mass: reciprocal_or_zero(k00),
         }
     }
 
@@ -853,8 +983,16 @@ mod tests {
                     }
                 }
             }
+            // The bundle prepares its points in lanes: the passes below also check that
+            // it gives the scalar prepare's bits.
             let mut work = WideWork::default();
-            work.pack(std::iter::once((0..lanes, false)), &contacts, &wide_points);
+            let order: Vec<u32> = (0..lanes as u32).collect();
+            let sources = Sources {
+                order: &order,
+                constraints: &constraints,
+                bodies: &wide_bodies,
+            };
+            work.pack(std::iter::once((0..lanes, false)), &contacts, &sources);
             assert_eq!(work.bundles.len(), 1);
             {
                 let view = BodyView::new(&mut wide_bodies);

@@ -5,8 +5,9 @@
 //! see what was within reach at the start of the step. A bullet, or a body
 //! moving more than [`CCD_MOTION_FRACTION`] of its size in one step, is swept
 //! from its start pose to its end pose against its broadphase candidates
-//! (static and moving, sensors and filtered pairs excluded), and its motion is
-//! clipped at the first impact. Its velocity is kept: at the next step the
+//! (static and moving, sensors and filtered pairs excluded; for a body that is not
+//! a bullet, only those it moves more than that fraction relative to), and its
+//! motion is clipped at the first impact. Its velocity is kept: at the next step the
 //! contact is a few millimetres away and the speculative contact stops it.
 //!
 //! Two exact tests, both from `fathom-ccd` and both conservative (they never
@@ -202,6 +203,16 @@ where
     /// True for a bullet that moved at all, or a body that moved more than
     /// [`CCD_MOTION_FRACTION`] of its size.
     fn needs_sweep(&self, b: &crate::body::Body<D>, s: &Sweep<D>) -> bool {
+        let Some((size, reach)) = self.sweep_size(b) else {
+            return false;
+        };
+        let motion = s.shift.norm() + Space::<D>::ang_norm(&s.turn) * reach;
+        motion > 0.0 && (b.ccd || motion > CCD_MOTION_FRACTION * size)
+    }
+
+    /// The smallest half extent of `b`'s solid colliders and the farthest any of their
+    /// points is from its centre of mass, metres; `None` when it has no solid collider.
+    fn sweep_size(&self, b: &crate::body::Body<D>) -> Option<(Real, Real)> {
         let mut size = Real::INFINITY;
         let mut reach: Real = 0.0;
         for c in b.colliders.iter().filter_map(|c| self.colliders.get(*c)) {
@@ -212,11 +223,7 @@ where
             size = size.min(((bounds.max - bounds.min) * 0.5).min());
             reach = reach.max(collider_reach(c, &b.mass.center));
         }
-        if !size.is_finite() {
-            return false;
-        }
-        let motion = s.shift.norm() + Space::<D>::ang_norm(&s.turn) * reach;
-        motion > 0.0 && (b.ccd || motion > CCD_MOTION_FRACTION * size)
+        size.is_finite().then_some((size, reach))
     }
 
     /// The earliest fraction of the step at which body `h` touches a candidate, if any.
@@ -228,6 +235,14 @@ where
     ) -> Option<Real> {
         let b = self.bodies.get(h)?;
         let sweep = sweeps[h.0.index as usize]?;
+        // A candidate this body moves less than the sweep threshold against (a neighbour
+        // falling with it) is left to the speculative contacts, as a slow body is.
+        let (size, _) = self.sweep_size(b)?;
+        let close_range = if b.ccd {
+            0.0
+        } else {
+            CCD_MOTION_FRACTION * size
+        };
         let mut earliest: Option<Real> = None;
         for &ch in &b.colliders {
             let Some(c) = self.colliders.get(ch) else {
@@ -244,7 +259,9 @@ where
                     continue;
                 };
                 let other_sweep = self.moving_sweep(co.body, sweeps, start);
-                if !may_meet(c, &box0, &sweep, reach, co, other_sweep.as_ref()) {
+                if !may_meet(c, &box0, &sweep, reach, co, other_sweep.as_ref())
+                    || relative_motion(&sweep, reach, co, other_sweep.as_ref()) <= close_range
+                {
                     continue;
                 }
                 if let Some(f) = self.impact_with(c, &sweep, co, other_sweep.as_ref()) {
@@ -499,6 +516,26 @@ where
     };
     let relative = box0.merge(&box0.translated(&(sweep.shift - other_shift)));
     relative.loosened(own + other_slack).intersects(&other_box)
+}
+
+/// A bound on how far any point of the swept collider (reaching `reach` from its body's
+/// centre of mass) moves relative to any point of `co` over the step, metres: the change of
+/// the centres' offset plus each turn times its collider's reach.
+fn relative_motion<const D: usize>(
+    sweep: &Sweep<D>,
+    reach: Real,
+    co: &crate::body::Collider<D>,
+    other: Option<&Sweep<D>>,
+) -> Real
+where
+    Space<D>: Dim<D>,
+{
+    let turn = |s: &Sweep<D>, reach: Real| Space::<D>::ang_norm(&s.turn) * reach;
+    let own = turn(sweep, reach);
+    match other {
+        None => sweep.shift.norm() + own,
+        Some(s) => (sweep.shift - s.shift).norm() + own + turn(s, collider_reach(co, &s.local_com)),
+    }
 }
 
 /// How close (metres) time of impact brings two colliders: a quarter of their

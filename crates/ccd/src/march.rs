@@ -4,7 +4,8 @@
 //! bound `g` on the distance from the swept shape to the surface (the field
 //! divided by its Lipschitz constant, minus the swept radius, minimised over
 //! the capsule's segment). The path is clear for at least `g`, so the march
-//! advances by `g`. It hits when the closest sample is below `epsilon`, misses
+//! advances by `g`. It hits when the closest sample is below `epsilon` (and a probe
+//! that samples its exact gap, a ball, then refines that end to the crossing), misses
 //! once it passes `max_dist` (or leaves the shape's bounds), and reports the
 //! step cap rather than a miss when it runs out of steps.
 //!
@@ -87,6 +88,21 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
             return Ok(started_inside(field, probe.radius(), &deepest));
         }
         if s.upper < eps {
+            // A probe that samples its exact gap (a ball) closes in on the crossing itself.
+            let (t, s) = if t > 0.0 && s.lower == s.upper {
+                let mut refine = Refine {
+                    field,
+                    probe: &mut *probe,
+                    origin,
+                    dir,
+                    eps,
+                    evals_left: &mut evals_left,
+                };
+                refine.run(t, s, t_end)?
+            } else {
+                (t, s)
+            };
+            let center = origin + dir * t;
             return Ok(hit(field, probe.radius(), &s, t, max_dist, center, steps));
         }
         // A budget-starved probe may not prove any clearance: report the cap, not a miss.
@@ -107,6 +123,121 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
         }
         t = (t + s.lower).min(t_end);
         steps += 1;
+    }
+}
+
+/// A hit's distance along the cast is refined to this fraction of the scene's scale (the
+/// larger of 1 m and the hit point's distance from the shape's origin, which sets the f32
+/// round-off of its coordinates).
+pub(crate) const REFINE_TOLERANCE: Real = 1e-5;
+
+/// A distance along the cast and its sample.
+type At<const D: usize> = (Real, Sample<D>);
+
+/// Most samples one refinement takes.
+const REFINE_SAMPLES: u32 = 64;
+
+/// The refinement of a march that ended within `eps` of the surface: the root of the gap
+/// along the cast, bracketed so that the reported point is never past the surface.
+struct Refine<'a, 'f, const D: usize, P: Probe<D>> {
+    field: &'a Field<'f, D>,
+    probe: &'a mut P,
+    origin: &'a Vector<D>,
+    dir: &'a Vector<D>,
+    eps: Real,
+    evals_left: &'a mut u32,
+}
+
+impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
+    fn gap(&mut self, t: Real) -> Result<Sample<D>> {
+        let center = self.origin + self.dir * t;
+        let s = self
+            .probe
+            .sample(self.field, &center, 0.0, self.eps, *self.evals_left)?;
+        *self.evals_left = self.evals_left.saturating_sub(s.evals);
+        Ok(s)
+    }
+
+    /// From `t` (gap `s.upper` in `[0, eps)`), the outside end of a bracket of the first
+    /// crossing narrowed to the tolerance, and its sample; `(t, s)` itself when the cast
+    /// passes by within `eps` without crossing (a grazing hit, as the march declares it).
+    fn run(&mut self, t: Real, s: Sample<D>, t_end: Real) -> Result<At<D>> {
+        let tol = REFINE_TOLERANCE * (self.origin + self.dir * t).norm().max(1.0);
+        match self.bracket(t, s, t_end, tol)? {
+            Some((lo, hi)) => self.narrow(lo, hi, tol),
+            None => Ok((t, s)),
+        }
+    }
+
+    /// Stage 1: a point past the surface. Each advance of the outside end keeps the
+    /// segment covered by the clear balls of its two ends, so no crossing is skipped.
+    fn bracket(
+        &mut self,
+        mut lo: Real,
+        mut s_lo: Sample<D>,
+        t_end: Real,
+        tol: Real,
+    ) -> Result<Option<(At<D>, At<D>)>> {
+        for _ in 0..REFINE_SAMPLES / 2 {
+            if s_lo.upper <= 0.0 || *self.evals_left == 0 || lo > t_end + self.eps {
+                break;
+            }
+            // Where a plane with the field's normal would be crossed, and a little more.
+            let cos = -self.field.normal(&s_lo.at).dot(self.dir);
+            let ahead = if cos > 0.1 {
+                s_lo.upper / cos
+            } else {
+                10.0 * s_lo.upper
+            };
+            let x = lo + 1.25 * ahead + tol;
+            let s_x = self.gap(x)?;
+            if s_x.upper < 0.0 {
+                return Ok(Some(((lo, s_lo), (x, s_x))));
+            }
+            if x - lo <= s_lo.upper + s_x.upper {
+                (lo, s_lo) = (x, s_x);
+                continue;
+            }
+            // Not proven clear that far: one safe step instead.
+            let x = lo + s_lo.upper;
+            let s_x = self.gap(x)?;
+            if s_x.upper < 0.0 {
+                return Ok(Some(((lo, s_lo), (x, s_x))));
+            }
+            (lo, s_lo) = (x, s_x);
+        }
+        Ok((s_lo.upper == 0.0).then_some(((lo, s_lo), (lo, s_lo))))
+    }
+
+    /// Stage 2: false position, with a bisection whenever a step did not halve the
+    /// bracket, until it is narrower than `tol`; the outside end is kept.
+    fn narrow(
+        &mut self,
+        (mut lo, mut s_lo): At<D>,
+        (mut hi, mut s_hi): At<D>,
+        tol: Real,
+    ) -> Result<At<D>> {
+        let mut bisect = false;
+        for _ in 0..REFINE_SAMPLES {
+            let width = hi - lo;
+            if width <= tol || s_lo.upper <= 0.0 || *self.evals_left == 0 {
+                break;
+            }
+            let f = if bisect {
+                0.5
+            } else {
+                (s_lo.upper / (s_lo.upper - s_hi.upper)).clamp(0.01, 0.99)
+            };
+            let x = lo + width * f;
+            let s_x = self.gap(x)?;
+            if s_x.upper < 0.0 {
+                (hi, s_hi) = (x, s_x);
+            } else {
+                (lo, s_lo) = (x, s_x);
+            }
+            bisect = hi - lo > 0.5 * width;
+        }
+        Ok((lo, s_lo))
     }
 }
 

@@ -15,7 +15,8 @@ pub struct CastOptions {
     /// exceeds the true distance). Must be positive. Default `1e-3` (Box2D's time of
     /// impact works to a similar quarter of its 5 mm slop). Cost: a capsule lying flat
     /// against a face needs about `4 |half_axis| / epsilon` samples in its last steps.
-    /// Rays and spheres are cheap at any epsilon.
+    /// Rays and spheres are cheap at any epsilon, and their hits are refined past it to the
+    /// surface crossing (see the crate docs); capsules stop within it.
     pub epsilon: Real,
     /// The most steps the march may take before it reports [`crate::CastResult::StepCap`].
     /// Default 512.

@@ -89,7 +89,7 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
         }
         if s.upper < eps {
             // A probe that samples its exact gap (a ball) closes in on the crossing itself.
-            let (t, s) = if t > 0.0 && s.lower == s.upper {
+            let (t, s) = if opts.refine && t > 0.0 && s.lower == s.upper {
                 let mut refine = Refine {
                     field,
                     probe: &mut *probe,

@@ -29,6 +29,10 @@ pub struct CastOptions {
     /// (grown by the swept shape's reach) and stop where it leaves them. Sound because
     /// the bounds contain the whole solid. Default `true`.
     pub clip_to_bounds: bool,
+    /// Refine a ray's or ball's hit from within `epsilon` of the surface to the crossing
+    /// itself (see the crate docs). Default `true`; a caller that needs only a time that
+    /// is never past the surface (the world's continuous collision) may skip it.
+    pub refine: bool,
 }
 
 impl Default for CastOptions {
@@ -38,6 +42,7 @@ impl Default for CastOptions {
             max_steps: 512,
             max_evaluations: 65_536,
             clip_to_bounds: true,
+            refine: true,
         }
     }
 }

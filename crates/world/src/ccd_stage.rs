@@ -393,7 +393,12 @@ where
         if r.is_nan() || r < 0.0 {
             return None; // centre at the surface already: the solver's overlap to resolve
         }
-        let opts = CastOptions::default();
+        // The clip needs a time never past the surface, not the exact crossing: within the
+        // margins the speculative contacts take over.
+        let opts = CastOptions {
+            refine: false,
+            ..CastOptions::default()
+        };
         let hit = fathom_ccd::cast_posed(
             sdf,
             &target,

@@ -11,8 +11,9 @@
 //!
 //! All input and output is in the world frame, at the colliders' poses after
 //! the last step (or the last `set_pose`). Distances are metres along the
-//! unit direction. An exact cast reports contact within the cast tolerance
-//! (1 mm, [`fathom_ccd::CastOptions`]) of the surface and never past it. A
+//! unit direction. An exact cast never reports contact past the surface: a ray or
+//! ball cast reports the crossing to 1e-5 of the scene's scale, a capsule or shape cast
+//! within the cast tolerance (1 mm, [`fathom_ccd::CastOptions`]) of it. A
 //! cast that starts inside a collider hits it at distance 0 with
 //! `started_inside` set. A cast whose march ran out of budget against one
 //! collider (a pathological field) skips that collider.

@@ -98,7 +98,7 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
                     eps,
                     evals_left: &mut evals_left,
                 };
-                refine.run(t, s, t_end)?
+                refine.run(t, s, max_dist)?
             } else {
                 (t, s)
             };
@@ -159,11 +159,12 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
     }
 
     /// From `t` (gap `s.upper` in `[0, eps)`), the outside end of a bracket of the first
-    /// crossing narrowed to the tolerance, and its sample; `(t, s)` itself when the cast
-    /// passes by within `eps` without crossing (a grazing hit, as the march declares it).
-    fn run(&mut self, t: Real, s: Sample<D>, t_end: Real) -> Result<At<D>> {
+    /// crossing within the cast's length `max_dist`, narrowed to the tolerance, and its
+    /// sample; `(t, s)` itself when the cast passes by within `eps` without crossing there
+    /// (a grazing hit, or one at the end of the cast, as the march declares it).
+    fn run(&mut self, t: Real, s: Sample<D>, max_dist: Real) -> Result<At<D>> {
         let tol = REFINE_TOLERANCE * (self.origin + self.dir * t).norm().max(1.0);
-        match self.bracket(t, s, t_end, tol)? {
+        match self.bracket(t, s, max_dist, tol)? {
             Some((lo, hi)) => self.narrow(lo, hi, tol),
             None => Ok((t, s)),
         }
@@ -175,11 +176,11 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
         &mut self,
         mut lo: Real,
         mut s_lo: Sample<D>,
-        t_end: Real,
+        max_dist: Real,
         tol: Real,
     ) -> Result<Option<(At<D>, At<D>)>> {
         for _ in 0..REFINE_SAMPLES / 2 {
-            if s_lo.upper <= 0.0 || *self.evals_left == 0 || lo > t_end + self.eps {
+            if s_lo.upper <= 0.0 || *self.evals_left == 0 || lo >= max_dist {
                 break;
             }
             // Where a plane with the field's normal would be crossed, and a little more.
@@ -189,7 +190,7 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
             } else {
                 10.0 * s_lo.upper
             };
-            let x = lo + 1.25 * ahead + tol;
+            let x = (lo + 1.25 * ahead + tol).min(max_dist);
             let s_x = self.gap(x)?;
             if s_x.upper < 0.0 {
                 return Ok(Some(((lo, s_lo), (x, s_x))));
@@ -199,7 +200,7 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
                 continue;
             }
             // Not proven clear that far: one safe step instead.
-            let x = lo + s_lo.upper;
+            let x = (lo + s_lo.upper).min(max_dist);
             let s_x = self.gap(x)?;
             if s_x.upper < 0.0 {
                 return Ok(Some(((lo, s_lo), (x, s_x))));

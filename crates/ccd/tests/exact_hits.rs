@@ -148,3 +148,31 @@ fn rays_hit_boxes_at_the_analytic_distance() {
     boxes::<2>(21);
     boxes::<3>(22);
 }
+
+/// A cast that ends within `epsilon` short of a surface is a hit (the march's rule), and the
+/// refinement never carries it past the cast's length to the crossing beyond.
+fn hit_at_the_end_of_the_cast<const D: usize>() {
+    let ball = Ball::new(1.0).unwrap();
+    let mut origin = Vector::<D>::zeros();
+    origin[0] = -3.0;
+    let mut dir = Vector::<D>::zeros();
+    dir[0] = 1.0;
+    // The surface is 2 m away; the cast stops 0.5 mm (under the 1 mm epsilon) short of it.
+    let max_dist = 2.0 - 5e-4;
+    let cast = ray_cast(&ball, &origin, &dir, max_dist, &CastOptions::default()).unwrap();
+    let (t, _) = hit_distance(&cast, &format!("{D}D ray ending short of the ball"));
+    assert!(
+        t <= max_dist,
+        "{D}D: hit at {t}, past the cast's length {max_dist}"
+    );
+    assert!(
+        t >= max_dist - 1e-6,
+        "{D}D: hit at {t}, before the cast's end"
+    );
+}
+
+#[test]
+fn refinement_stays_within_the_cast() {
+    hit_at_the_end_of_the_cast::<2>();
+    hit_at_the_end_of_the_cast::<3>();
+}

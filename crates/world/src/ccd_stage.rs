@@ -117,6 +117,11 @@ where
         Motion::new(self.start * local, self.shift, self.turn).with_local_center(center)
     }
 
+    /// How far the step's turn moves a point `reach` metres from the centre of mass (a bound).
+    fn swing(&self, reach: Real) -> Real {
+        Space::<D>::ang_norm(&self.turn) * reach
+    }
+
     /// True when the body does not turn (to within what `eps` allows at `reach`).
     fn turns_less_than(&self, eps: Real, reach: Real) -> bool {
         let angle = Space::<D>::ang_norm(&self.turn);
@@ -206,7 +211,7 @@ where
         let Some((size, reach)) = self.sweep_size(b) else {
             return false;
         };
-        let motion = s.shift.norm() + Space::<D>::ang_norm(&s.turn) * reach;
+        let motion = s.shift.norm() + s.swing(reach);
         motion > 0.0 && (b.ccd || motion > CCD_MOTION_FRACTION * size)
     }
 
@@ -505,8 +510,7 @@ fn may_meet<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    let turn_slack = |s: &Sweep<D>, reach: Real| Space::<D>::ang_norm(&s.turn) * reach;
-    let own = turn_slack(sweep, reach) + toi_tolerance(c, co);
+    let own = sweep.swing(reach) + toi_tolerance(c, co);
     let (other_box, other_shift, other_slack) = match other {
         None => (
             collider_aabb(&co.shape, &co.world_pose, 0.0),
@@ -516,7 +520,7 @@ where
         Some(s) => (
             collider_aabb(&co.shape, &(s.start * co.local_pose), 0.0),
             s.shift,
-            turn_slack(s, collider_reach(co, &s.local_com)),
+            s.swing(collider_reach(co, &s.local_com)),
         ),
     };
     let relative = box0.merge(&box0.translated(&(sweep.shift - other_shift)));
@@ -535,11 +539,10 @@ fn relative_motion<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    let turn = |s: &Sweep<D>, reach: Real| Space::<D>::ang_norm(&s.turn) * reach;
-    let own = turn(sweep, reach);
+    let own = sweep.swing(reach);
     match other {
         None => sweep.shift.norm() + own,
-        Some(s) => (sweep.shift - s.shift).norm() + own + turn(s, collider_reach(co, &s.local_com)),
+        Some(s) => (sweep.shift - s.shift).norm() + own + s.swing(collider_reach(co, &s.local_com)),
     }
 }
 

@@ -283,7 +283,8 @@ where
             firsts.push(last + contacts[i as usize].points.len());
             self.rank[i as usize] = k as u32;
         }
-        self.points.clear();
+        // Only the contacts that need scalar points get theirs written (`prepare_points`), and
+        // nothing reads the others' slots, so last step's slots are kept.
         self.points
             .resize(firsts[order.len()], PreparedPoint::zero());
         let firsts = &*firsts;

@@ -604,10 +604,10 @@ where
         p: &Prepared<D>,
         c: &mut ContactConstraint<D>,
     ) -> bool {
-        let lane = self.lane_of[index];
-        if lane == SINGLE || unpacked(p) {
+        if self.needs_scalar_points(index, p) {
             return false;
         }
+        let lane = self.lane_of[index];
         let (bundle, k) = (lane as usize / LANES, lane as usize % LANES);
         let slots = &self.points[self.bundles[bundle].points()];
         for (slot, q) in slots.iter().zip(c.points.iter_mut()) {

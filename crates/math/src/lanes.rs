@@ -59,6 +59,73 @@ pub trait Lanes<const D: usize>: 'static {
     fn inertia_gather(i: [&Self::Inertia; 4]) -> Self::WideInertia;
     /// `I w` per lane (`Dim::inertia_apply`).
     fn inertia_apply(i: &Self::WideInertia, w: &Self::WideAng) -> Self::WideAng;
+    /// `Real`s in one lane's angular vector.
+    const ANG_FLOATS: usize;
+    /// `Real`s in one lane's rotation (nalgebra's storage order).
+    const ROT_FLOATS: usize;
+    /// The angular vector whose floats are the first columns of `c` ([`Columns`]).
+    fn ang_from_columns(c: &[F4]) -> Self::WideAng;
+    /// `w` into the first columns of `c`.
+    fn ang_to_columns(w: &Self::WideAng, c: &mut [F4]);
+    /// The rotation whose floats are the first columns of `c`.
+    fn rot_from_columns(c: &[F4]) -> Self::WideRot;
+}
+
+/// The most `Real`s of a record that [`gather_columns`] reads.
+pub const MAX_COLUMNS: usize = 16;
+
+/// Leading `Real`s of four records, one register per float: column `i` holds float `i` of
+/// each lane's record.
+pub type Columns = [F4; MAX_COLUMNS];
+
+/// Floats `0..n` of the four records at `p` as [`Columns`] (the rest zero): per record,
+/// `n / 4` rounded up unaligned loads of four floats, turned into columns by transposes.
+/// Much cheaper than building each register from four scalar loads.
+///
+/// # Safety
+///
+/// Each `p[k]` must be valid for reads of `n` consecutive, initialised `Real`s, and
+/// `4 <= n <= MAX_COLUMNS`.
+#[inline(always)]
+pub unsafe fn gather_columns(p: [*const Real; 4], n: usize) -> Columns {
+    debug_assert!((4..=MAX_COLUMNS).contains(&n));
+    let mut c = [F4::ZERO; MAX_COLUMNS];
+    let mut at = 0;
+    while at < n {
+        // The last load ends at float `n`, overlapping the one before if `n` is not a
+        // multiple of four: it never reads past the record's floats.
+        let o = at.min(n - 4);
+        // SAFETY: `o + 4 <= n`, and the caller vouches for `n` floats at each pointer.
+        let rows = p.map(|r| F4::new(unsafe { r.add(o).cast::<[Real; 4]>().read_unaligned() }));
+        c[o..o + 4].copy_from_slice(&F4::transpose(rows));
+        at = o + 4;
+    }
+    c
+}
+
+/// Columns `0..n` of `c` (`n` a multiple of four): lane `k`'s floats written to `p[k]`, for
+/// each `k` with `write[k]`.
+///
+/// # Safety
+///
+/// Each `p[k]` with `write[k]` must be valid for writes of `n` consecutive `Real`s that no
+/// other thread reads or writes meanwhile.
+#[inline(always)]
+pub unsafe fn scatter_columns(p: [*mut Real; 4], write: [bool; 4], c: &Columns, n: usize) {
+    debug_assert!(n % 4 == 0 && n <= MAX_COLUMNS);
+    for o in (0..n).step_by(4) {
+        let rows = F4::transpose([c[o], c[o + 1], c[o + 2], c[o + 3]]);
+        for k in 0..4 {
+            if write[k] {
+                // SAFETY: the caller vouches for `n` writable floats at `p[k]`.
+                unsafe {
+                    p[k].add(o)
+                        .cast::<[Real; 4]>()
+                        .write_unaligned(rows[k].to_array())
+                };
+            }
+        }
+    }
 }
 
 /// The four-lane operations of 2D ([`Lanes`]).
@@ -158,6 +225,20 @@ impl Lanes<2> for Lanes2 {
     fn ang_sub_scaled(a: &mut F4, b: &F4, s: F4) {
         *a -= *b * s;
     }
+    const ANG_FLOATS: usize = 1;
+    const ROT_FLOATS: usize = 2;
+    #[inline]
+    fn ang_from_columns(c: &[F4]) -> F4 {
+        c[0]
+    }
+    #[inline]
+    fn ang_to_columns(w: &F4, c: &mut [F4]) {
+        c[0] = *w;
+    }
+    #[inline]
+    fn rot_from_columns(c: &[F4]) -> [F4; 2] {
+        [c[0], c[1]]
+    }
     #[inline]
     fn rot_gather(r: [&UnitComplex<Real>; 4]) -> [F4; 2] {
         [F4::new(r.map(|r| r.re)), F4::new(r.map(|r| r.im))]
@@ -220,6 +301,20 @@ impl Lanes<3> for Lanes3 {
     #[inline]
     fn ang_sub_scaled(a: &mut [F4; 3], b: &[F4; 3], s: F4) {
         vector_sub_scaled(a, b, s);
+    }
+    const ANG_FLOATS: usize = 3;
+    const ROT_FLOATS: usize = 4;
+    #[inline]
+    fn ang_from_columns(c: &[F4]) -> [F4; 3] {
+        [c[0], c[1], c[2]]
+    }
+    #[inline]
+    fn ang_to_columns(w: &[F4; 3], c: &mut [F4]) {
+        c[..3].copy_from_slice(w);
+    }
+    #[inline]
+    fn rot_from_columns(c: &[F4]) -> [F4; 4] {
+        [c[0], c[1], c[2], c[3]]
     }
     #[inline]
     fn rot_gather(r: [&UnitQuaternion<Real>; 4]) -> [F4; 4] {
@@ -332,6 +427,43 @@ mod tests {
         let x = Lanes2::cross(&vector_gather(v2.each_ref()), &vector_gather(a2.each_ref()));
         for k in 0..4 {
             assert_eq!(x.as_array()[k], v2[k].perp(&a2[k]), "2D cross lane {k}");
+        }
+    }
+
+    /// Records of 7 and 13 floats (a 2D and a 3D body's motion state): columns hold each
+    /// record's floats, and a store writes only the chosen records' first quads.
+    #[test]
+    fn columns_load_and_store_records() {
+        for n in [7usize, 13] {
+            let mut records: Vec<Vec<Real>> = (0..4)
+                .map(|k| (0..n + 3).map(|i| (100 * k + i) as Real).collect())
+                .collect();
+            let p = std::array::from_fn(|k| records[k].as_ptr());
+            // SAFETY: every record has at least `n` floats.
+            let mut c = unsafe { gather_columns(p, n) };
+            for (i, column) in c[..n].iter().enumerate() {
+                assert_eq!(
+                    column.to_array(),
+                    std::array::from_fn(|k| (100 * k + i) as Real)
+                );
+            }
+            assert!(
+                c[n..].iter().all(|x| *x == F4::ZERO),
+                "columns past n stay zero"
+            );
+            c[0] = F4::splat(-1.0);
+            let write = [true, false, true, false];
+            let p = std::array::from_fn(|k| records[k].as_mut_ptr());
+            // SAFETY: every record has at least 4 floats, and nothing else reads them.
+            unsafe { scatter_columns(p, write, &c, 4) };
+            for (k, r) in records.iter().enumerate() {
+                let first = if write[k] { -1.0 } else { (100 * k) as Real };
+                assert_eq!(r[0], first, "record {k}");
+                assert!(
+                    (1..n + 3).all(|i| r[i] == (100 * k + i) as Real),
+                    "record {k}"
+                );
+            }
         }
     }
 }

@@ -111,6 +111,22 @@ where
     pub frozen: bool,
 }
 
+// The wide contact passes (`wide.rs`) load and store a body's motion state as the floats
+// it leads with: linear velocity, angular velocity, translation since step start, rotation.
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(SolverBody<2>, linear_velocity) == 0);
+    assert!(offset_of!(SolverBody<2>, angular_velocity) == 2 * 4);
+    assert!(offset_of!(SolverBody<2>, delta_position) == 3 * 4);
+    assert!(offset_of!(SolverBody<2>, rotation) == 5 * 4);
+    assert!(size_of::<Rotation<2>>() == 2 * 4);
+    assert!(offset_of!(SolverBody<3>, linear_velocity) == 0);
+    assert!(offset_of!(SolverBody<3>, angular_velocity) == 3 * 4);
+    assert!(offset_of!(SolverBody<3>, delta_position) == 6 * 4);
+    assert!(offset_of!(SolverBody<3>, rotation) == 9 * 4);
+    assert!(size_of::<Rotation<3>>() == 4 * 4);
+};
+
 impl<const D: usize> SolverBody<D>
 where
     Space<D>: Dim<D>,

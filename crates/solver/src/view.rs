@@ -8,7 +8,7 @@
 //! carry that invariant; their users uphold it by working through a [`crate::colour::Schedule`].
 
 use crate::body::{Motion, SolverBody};
-use fathom_math::{AngVector, Dim, Space, Vector};
+use fathom_math::{AngVector, Dim, Real, Space, Vector};
 use std::marker::PhantomData;
 
 /// The bodies of one step, readable from several threads, with velocity writes to dynamic
@@ -47,6 +47,39 @@ where
         // SAFETY: in bounds; the body is not written while this reference lives (callers
         // copy what they need before they store).
         unsafe { &*self.ptr.add(i) }
+    }
+
+    /// How many bodies the view holds.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Body `i`'s leading floats (its motion state, laid out as `body.rs` asserts),
+    /// for loads and stores four bodies at a time.
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline]
+    pub(crate) unsafe fn floats(&self, i: usize) -> *mut Real {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds (the caller's promise); `SolverBody` is `repr(C)` and leads with
+        // its linear velocity's floats.
+        unsafe { self.ptr.add(i).cast() }
+    }
+
+    /// True when body `i` is dynamic: the only bodies contact passes write.
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline]
+    pub(crate) unsafe fn is_dynamic(&self, i: usize) -> bool {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds (the caller's promise); a body's motion is not written while
+        // a contact pass runs.
+        unsafe { (*self.ptr.add(i)).motion == Motion::Dynamic }
     }
 
     /// Body `i`'s linear and angular velocity.

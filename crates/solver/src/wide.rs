@@ -18,7 +18,7 @@ use crate::body::SolverBody;
 use crate::contact::{ContactConstraint, ContactPoint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint, Row};
 use crate::view::BodyView;
-use fathom_math::lanes::{self, Lanes, Vector4x, F4};
+use fathom_math::lanes::{self, Columns, Lanes, Vector4x, F4};
 use fathom_math::{Dim, Real, Space, Vector, MAX_MANIFOLD_POINTS};
 use std::ops::Range;
 
@@ -71,6 +71,8 @@ where
     /// The lanes' bodies; an unused lane repeats the first lane's and is never stored.
     body_a: [u32; LANES],
     body_b: [u32; LANES],
+    /// The largest of the body indices: one bounds check for all eight.
+    max_body: u32,
     normal: Vector4x<D>,
     tangents: [Vector4x<D>; 2],
     friction: F4,
@@ -254,31 +256,45 @@ impl<const D: usize> WidePair<D>
 where
     Space<D>: Dim<D>,
 {
-    fn load(a: &[&SolverBody<D>; LANES], b: &[&SolverBody<D>; LANES]) -> Self {
+    /// The velocities in the bodies' leading columns (see [`velocity_floats`]).
+    #[inline]
+    fn from_columns(c: &[Columns; 2]) -> Self {
         Self {
-            v_a: lanes::vector_gather(a.map(|x| &x.linear_velocity)),
-            w_a: L::<D>::ang_gather(a.map(|x| &x.angular_velocity)),
-            v_b: lanes::vector_gather(b.map(|x| &x.linear_velocity)),
-            w_b: L::<D>::ang_gather(b.map(|x| &x.angular_velocity)),
+            v_a: std::array::from_fn(|i| c[0][i]),
+            w_a: L::<D>::ang_from_columns(&c[0][D..]),
+            v_b: std::array::from_fn(|i| c[1][i]),
+            w_b: L::<D>::ang_from_columns(&c[1][D..]),
         }
     }
 
-    /// The real lanes' velocities back into their bodies (dynamic ones only, see
-    /// [`BodyView::store`]).
-    fn store(&self, bodies: &BodyView<'_, D>, bundle: &Bundle<D>) {
-        for k in 0..bundle.lanes as usize {
-            bodies.store(
-                bundle.body_a[k] as usize,
-                lanes::vector_lane(&self.v_a, k),
-                L::<D>::ang_lane(&self.w_a, k),
-            );
-            bodies.store(
-                bundle.body_b[k] as usize,
-                lanes::vector_lane(&self.v_b, k),
-                L::<D>::ang_lane(&self.w_b, k),
-            );
-        }
+    /// The velocities back into the bodies' leading columns.
+    #[inline]
+    fn to_columns(&self, c: &mut [Columns; 2]) {
+        c[0][..D].copy_from_slice(&self.v_a);
+        L::<D>::ang_to_columns(&self.w_a, &mut c[0][D..]);
+        c[1][..D].copy_from_slice(&self.v_b);
+        L::<D>::ang_to_columns(&self.w_b, &mut c[1][D..]);
     }
+}
+
+/// Floats of a solver body's velocities, linear then angular, rounded up to whole loads of
+/// four: what a contact pass loads and stores (`SolverBody` leads with them, then the
+/// translation since step start and the rotation; the floats past the velocities are
+/// stored back as they were loaded).
+fn velocity_floats<const D: usize>() -> usize
+where
+    Space<D>: Dim<D>,
+{
+    (D + L::<D>::ANG_FLOATS).next_multiple_of(4)
+}
+
+/// Floats of a solver body's motion state: velocities, translation since step start,
+/// rotation (the layout `body.rs` asserts).
+fn motion_floats<const D: usize>() -> usize
+where
+    Space<D>: Dim<D>,
+{
+    2 * D + L::<D>::ANG_FLOATS + L::<D>::ROT_FLOATS
 }
 
 /// [`crate::prepared`]'s `Gap` in lanes: the normal in each body frame and the offset.
@@ -306,36 +322,69 @@ where
 {
     const TANGENTS: usize = D - 1;
 
-    /// The lanes' bodies, to read.
+    /// The lanes' bodies' leading floats, A's and B's, and which of them a pass writes: the
+    /// real lanes' dynamic bodies (static and kinematic ones are shared between the contacts
+    /// of a colour, and a body the guards froze is static).
     #[inline]
-    fn bodies<'v>(
-        &self,
-        view: &'v BodyView<'_, D>,
-    ) -> ([&'v SolverBody<D>; LANES], [&'v SolverBody<D>; LANES]) {
-        (
-            self.body_a.map(|i| view.get(i as usize)),
-            self.body_b.map(|i| view.get(i as usize)),
-        )
+    fn body_floats(&self, view: &BodyView<'_, D>) -> ([[*mut Real; LANES]; 2], [[bool; LANES]; 2]) {
+        assert!(
+            (self.max_body as usize) < view.len(),
+            "bundle body out of range"
+        );
+        let real = |k: usize| k < self.lanes as usize;
+        // SAFETY: every index is at most `max_body`, checked above.
+        let side = |ids: &[u32; LANES]| unsafe {
+            (
+                ids.map(|i| view.floats(i as usize)),
+                std::array::from_fn(|k| real(k) && view.is_dynamic(ids[k] as usize)),
+            )
+        };
+        let (pa, wa) = side(&self.body_a);
+        let (pb, wb) = side(&self.body_b);
+        ([pa, pb], [wa, wb])
+    }
+
+    /// The first `n` floats of the lanes' bodies, as columns (A's, B's).
+    #[inline]
+    fn load(p: &[[*mut Real; LANES]; 2], n: usize) -> [Columns; 2] {
+        debug_assert!(n <= motion_floats::<D>());
+        // SAFETY: `body_floats` gives pointers to live bodies, which lead with
+        // `motion_floats` initialised floats (`SolverBody`'s layout, asserted in `body.rs`).
+        p.map(|side| unsafe { lanes::gather_columns(side.map(|x| x.cast_const()), n) })
+    }
+
+    /// The velocity columns back into the bodies `write` names.
+    #[inline]
+    fn store(p: &[[*mut Real; LANES]; 2], write: &[[bool; LANES]; 2], c: &[Columns; 2]) {
+        let n = velocity_floats::<D>();
+        for s in 0..2 {
+            // SAFETY: live bodies with at least `n` leading floats (`Self::load`); a written
+            // body is dynamic and in one contact of the running colour, so no other thread
+            // touches it (`view.rs`). Its floats past the velocities get back the values
+            // loaded, which no contact pass changes.
+            unsafe { lanes::scatter_columns(p[s], write[s], &c[s], n) };
+        }
     }
 
     #[inline]
-    fn gap(&self, a: &[&SolverBody<D>; LANES], b: &[&SolverBody<D>; LANES]) -> WideGap<D> {
-        let rotate = |x: &[&SolverBody<D>; LANES]| {
-            L::<D>::inverse_rotate(&L::<D>::rot_gather(x.map(|x| &x.rotation)), &self.normal)
+    fn gap(&self, c: &[Columns; 2]) -> WideGap<D> {
+        let (ang, lin) = (L::<D>::ANG_FLOATS, D);
+        let dp = |c: &Columns| -> Vector4x<D> { std::array::from_fn(|i| c[lin + ang + i]) };
+        let rotate = |c: &Columns| {
+            L::<D>::inverse_rotate(&L::<D>::rot_from_columns(&c[2 * lin + ang..]), &self.normal)
         };
-        let dp_a = lanes::vector_gather(a.map(|x| &x.delta_position));
-        let dp_b = lanes::vector_gather(b.map(|x| &x.delta_position));
         WideGap {
-            normal_a: rotate(a),
-            normal_b: rotate(b),
-            offset: lanes::vector_dot(&self.normal, &lanes::vector_sub(&dp_b, &dp_a)),
+            normal_a: rotate(&c[0]),
+            normal_b: rotate(&c[1]),
+            offset: lanes::vector_dot(&self.normal, &lanes::vector_sub(&dp(&c[1]), &dp(&c[0]))),
         }
     }
 
     /// [`Prepared::warm_start`] in lanes.
     pub(crate) fn warm_start(&self, points: &[WidePoint<D>], view: &BodyView<'_, D>) {
-        let (a, b) = self.bodies(view);
-        let mut pair = WidePair::load(&a, &b);
+        let (ptrs, write) = self.body_floats(view);
+        let mut columns = Self::load(&ptrs, velocity_floats::<D>());
+        let mut pair = WidePair::from_columns(&columns);
         for p in points {
             p.normal_row
                 .apply(&mut pair, &self.normal, p.normal_impulse, &self.inv_mass);
@@ -348,7 +397,8 @@ where
                 );
             }
         }
-        pair.store(view, self);
+        pair.to_columns(&mut columns);
+        Self::store(&ptrs, &write, &columns);
     }
 
     /// One pass of the normal constraints and then of friction: [`Prepared::solve_normal`]
@@ -360,16 +410,18 @@ where
         ctx: &StepContext,
         use_bias: bool,
     ) {
-        let (a, b) = self.bodies(view);
-        let mut pair = WidePair::load(&a, &b);
-        let gap = self.gap(&a, &b);
+        let (ptrs, write) = self.body_floats(view);
+        let mut columns = Self::load(&ptrs, motion_floats::<D>());
+        let mut pair = WidePair::from_columns(&columns);
+        let gap = self.gap(&columns);
         self.solve_normal(points, &mut pair, &gap, ctx, use_bias);
         if Self::TANGENTS == 1 {
             self.solve_friction_line(points, &mut pair);
         } else {
             self.solve_friction_plane(points, &mut pair);
         }
-        pair.store(view, self);
+        pair.to_columns(&mut columns);
+        Self::store(&ptrs, &write, &columns);
     }
 
     fn solve_normal(
@@ -804,6 +856,7 @@ where
             lanes: 0,
             body_a: [first.body_a as u32; LANES],
             body_b: [first.body_b as u32; LANES],
+            max_body: first.body_a.max(first.body_b) as u32,
             normal: v,
             tangents: [v; 2],
             friction: F4::ZERO,
@@ -824,6 +877,7 @@ where
         self.contacts[k] = index;
         self.body_a[k] = c.body_a as u32;
         self.body_b[k] = c.body_b as u32;
+        self.max_body = self.max_body.max(c.body_a.max(c.body_b) as u32);
         lanes::vector_set_lane(&mut self.normal, k, &c.normal);
         lanes::vector_set_lane(&mut self.tangents[0], k, &c.tangents[0]);
         lanes::vector_set_lane(&mut self.tangents[1], k, &c.tangents[1]);

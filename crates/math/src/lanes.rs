@@ -104,19 +104,19 @@ pub unsafe fn gather_columns(p: [*const Real; 4], n: usize) -> Columns {
 }
 
 /// Columns `0..n` of `c` (`n` a multiple of four): lane `k`'s floats written to `p[k]`, for
-/// each `k` with `write[k]`.
+/// each `k` whose bit is set in `write`.
 ///
 /// # Safety
 ///
-/// Each `p[k]` with `write[k]` must be valid for writes of `n` consecutive `Real`s that no
+/// Each `p[k]` with bit `k` of `write` set must be valid for writes of `n` consecutive `Real`s that no
 /// other thread reads or writes meanwhile.
 #[inline(always)]
-pub unsafe fn scatter_columns(p: [*mut Real; 4], write: [bool; 4], c: &Columns, n: usize) {
+pub unsafe fn scatter_columns(p: [*mut Real; 4], write: u32, c: &Columns, n: usize) {
     debug_assert!(n % 4 == 0 && n <= MAX_COLUMNS);
     for o in (0..n).step_by(4) {
         let rows = F4::transpose([c[o], c[o + 1], c[o + 2], c[o + 3]]);
         for k in 0..4 {
-            if write[k] {
+            if write & 1 << k != 0 {
                 // SAFETY: the caller vouches for `n` writable floats at `p[k]`.
                 unsafe {
                     p[k].add(o)
@@ -452,12 +452,16 @@ mod tests {
                 "columns past n stay zero"
             );
             c[0] = F4::splat(-1.0);
-            let write = [true, false, true, false];
+            let write = 0b0101;
             let p = std::array::from_fn(|k| records[k].as_mut_ptr());
             // SAFETY: every record has at least 4 floats, and nothing else reads them.
             unsafe { scatter_columns(p, write, &c, 4) };
             for (k, r) in records.iter().enumerate() {
-                let first = if write[k] { -1.0 } else { (100 * k) as Real };
+                let first = if write & 1 << k != 0 {
+                    -1.0
+                } else {
+                    (100 * k) as Real
+                };
                 assert_eq!(r[0], first, "record {k}");
                 assert!(
                     (1..n + 3).all(|i| r[i] == (100 * k + i) as Real),

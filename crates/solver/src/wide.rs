@@ -322,26 +322,34 @@ where
 {
     const TANGENTS: usize = D - 1;
 
-    /// The lanes' bodies' leading floats, A's and B's, and which of them a pass writes: the
-    /// real lanes' dynamic bodies (static and kinematic ones are shared between the contacts
-    /// of a colour, and a body the guards froze is static).
+    /// The lanes' bodies' leading floats, A's and B's, and which of them a pass writes (bit
+    /// `k` for A's lane `k`, bit `4 + k` for B's): the real lanes' dynamic bodies (static
+    /// and kinematic ones are shared between the contacts of a colour, and a body the
+    /// guards froze is static).
     #[inline]
-    fn body_floats(&self, view: &BodyView<'_, D>) -> ([[*mut Real; LANES]; 2], [[bool; LANES]; 2]) {
+    fn body_floats(&self, view: &BodyView<'_, D>) -> ([[*mut Real; LANES]; 2], u8) {
         assert!(
             (self.max_body as usize) < view.len(),
             "bundle body out of range"
         );
-        let real = |k: usize| k < self.lanes as usize;
-        // SAFETY: every index is at most `max_body`, checked above.
-        let side = |ids: &[u32; LANES]| unsafe {
-            (
-                ids.map(|i| view.floats(i as usize)),
-                std::array::from_fn(|k| real(k) && view.is_dynamic(ids[k] as usize)),
-            )
-        };
-        let (pa, wa) = side(&self.body_a);
-        let (pb, wb) = side(&self.body_b);
-        ([pa, pb], [wa, wb])
+        let mut write = 0u8;
+        for k in 0..LANES {
+            // SAFETY: every index is at most `max_body`, checked above.
+            let (a, b) = unsafe {
+                (
+                    view.is_dynamic(self.body_a[k] as usize),
+                    view.is_dynamic(self.body_b[k] as usize),
+                )
+            };
+            write |= u8::from(a) << k | u8::from(b) << (LANES + k);
+        }
+        let real = (1u8 << self.lanes) - 1;
+        // SAFETY: as above.
+        let floats = |ids: &[u32; LANES]| ids.map(|i| unsafe { view.floats(i as usize) });
+        (
+            [floats(&self.body_a), floats(&self.body_b)],
+            write & (real | real << LANES),
+        )
     }
 
     /// The first `n` floats of the lanes' bodies, as columns (A's, B's).
@@ -355,14 +363,15 @@ where
 
     /// The velocity columns back into the bodies `write` names.
     #[inline]
-    fn store(p: &[[*mut Real; LANES]; 2], write: &[[bool; LANES]; 2], c: &[Columns; 2]) {
+    fn store(p: &[[*mut Real; LANES]; 2], write: u8, c: &[Columns; 2]) {
         let n = velocity_floats::<D>();
         for s in 0..2 {
             // SAFETY: live bodies with at least `n` leading floats (`Self::load`); a written
             // body is dynamic and in one contact of the running colour, so no other thread
             // touches it (`view.rs`). Its floats past the velocities get back the values
             // loaded, which no contact pass changes.
-            unsafe { lanes::scatter_columns(p[s], write[s], &c[s], n) };
+            let lanes = u32::from(write >> (LANES * s)) & 0b1111;
+            unsafe { lanes::scatter_columns(p[s], lanes, &c[s], n) };
         }
     }
 
@@ -398,7 +407,7 @@ where
             }
         }
         pair.to_columns(&mut columns);
-        Self::store(&ptrs, &write, &columns);
+        Self::store(&ptrs, write, &columns);
     }
 
     /// One pass of the normal constraints and then of friction: [`Prepared::solve_normal`]
@@ -421,7 +430,7 @@ where
             self.solve_friction_plane(points, &mut pair);
         }
         pair.to_columns(&mut columns);
-        Self::store(&ptrs, &write, &columns);
+        Self::store(&ptrs, write, &columns);
     }
 
     fn solve_normal(

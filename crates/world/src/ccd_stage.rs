@@ -159,6 +159,7 @@ where
         start: &[Option<Pose<D>>],
         sweeps: &mut Vec<Option<Sweep<D>>>,
     ) {
+        self.ensure_sweep_sizes();
         let swept = self.sweeps_of_step(start, sweeps);
         let sweeps = &sweeps[..];
         let clips: Vec<(BodyHandle, Real)> = if swept.is_empty() {
@@ -198,7 +199,7 @@ where
                 out.resize(slot + 1, None);
             }
             out[slot] = Some(sweep);
-            if b.kind == BodyKind::Dynamic && self.needs_sweep(b, &sweep) {
+            if b.kind == BodyKind::Dynamic && self.needs_sweep(h, b, &sweep) {
                 swept.push(h);
             }
         }
@@ -207,17 +208,38 @@ where
 
     /// True for a bullet that moved at all, or a body that moved more than
     /// [`CCD_MOTION_FRACTION`] of its size.
-    fn needs_sweep(&self, b: &crate::body::Body<D>, s: &Sweep<D>) -> bool {
-        let Some((size, reach)) = self.sweep_size(b) else {
+    fn needs_sweep(&self, h: BodyHandle, b: &crate::body::Body<D>, s: &Sweep<D>) -> bool {
+        let Some((size, reach)) = self.sweep_size_of(h) else {
             return false;
         };
         let motion = s.shift.norm() + s.swing(reach);
         motion > 0.0 && (b.ccd || motion > CCD_MOTION_FRACTION * size)
     }
 
+    /// Every body's [`Self::sweep_size`], computed again only after a body's colliders or
+    /// mass changed (or the world was deserialised): shapes and local poses are fixed.
+    fn ensure_sweep_sizes(&mut self) {
+        if self.sweep_sizes_ready {
+            return;
+        }
+        let mut sizes = std::mem::take(&mut self.sweep_sizes);
+        sizes.clear();
+        sizes.resize(self.bodies.capacity_index(), None);
+        for (h, b) in self.bodies.iter() {
+            sizes[h.0.index as usize] = self.sweep_size(b);
+        }
+        self.sweep_sizes = sizes;
+        self.sweep_sizes_ready = true;
+    }
+
+    /// Body `h`'s sweep size, as [`Self::ensure_sweep_sizes`] last computed it.
+    pub(crate) fn sweep_size_of(&self, h: BodyHandle) -> Option<(Real, Real)> {
+        self.sweep_sizes.get(h.0.index as usize).copied().flatten()
+    }
+
     /// The smallest half extent of `b`'s solid colliders and the farthest any of their
     /// points is from its centre of mass, metres; `None` when it has no solid collider.
-    fn sweep_size(&self, b: &crate::body::Body<D>) -> Option<(Real, Real)> {
+    pub(crate) fn sweep_size(&self, b: &crate::body::Body<D>) -> Option<(Real, Real)> {
         let mut size = Real::INFINITY;
         let mut reach: Real = 0.0;
         for c in b.colliders.iter().filter_map(|c| self.colliders.get(*c)) {
@@ -242,7 +264,7 @@ where
         let sweep = sweeps[h.0.index as usize]?;
         // A candidate this body moves less than the sweep threshold against (a neighbour
         // falling with it) is left to the speculative contacts, as a slow body is.
-        let (size, _) = self.sweep_size(b)?;
+        let (size, _) = self.sweep_size_of(h)?;
         let close_range = if b.ccd {
             0.0
         } else {

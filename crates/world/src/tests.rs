@@ -347,3 +347,57 @@ fn static_bodies_are_never_frozen_both_dimensions() {
     static_bodies_are_never_frozen::<2>();
     static_bodies_are_never_frozen::<3>();
 }
+
+/// The cached sweep sizes (`ccd_stage.rs`) are what a fresh computation gives after each
+/// change of bodies and colliders: a stale size would leave a fast body unswept.
+fn sweep_sizes_follow_changes<const D: usize>()
+where
+    Space<D>: Dim<D>,
+{
+    let mut w = World::<D>::default();
+    let check = |w: &World<D>, when: &str| {
+        for (h, b) in w.bodies() {
+            assert_eq!(
+                w.sweep_size_of(h),
+                w.sweep_size(b),
+                "{D}D, {when}: body {h:?}"
+            );
+        }
+    };
+    let first = w.add_body(&ball_body::<D>(0.5)).unwrap();
+    w.step();
+    check(&w, "first step");
+    let late = w.add_body(&ball_body::<D>(0.2)).unwrap();
+    let bare = w.add_body(&BodyDesc::dynamic()).unwrap();
+    w.step();
+    check(&w, "bodies added");
+    let box_collider = ColliderDesc::new(Shape::<D>::cuboid(Vector::<D>::repeat(0.05)).unwrap())
+        .position(up::<D>() * 0.7);
+    let c = w.add_collider(bare, &box_collider).unwrap();
+    let extra = w.add_collider(first, &box_collider).unwrap();
+    w.step();
+    check(&w, "colliders added");
+    assert!(
+        w.sweep_size_of(bare).is_some(),
+        "{D}D: a body given a collider has a size"
+    );
+    w.remove_collider(c).unwrap();
+    w.remove_collider(extra).unwrap();
+    w.remove_body(late).unwrap();
+    w.step();
+    check(&w, "removed");
+    assert!(
+        w.sweep_size_of(bare).is_none(),
+        "{D}D: no solid collider, no size"
+    );
+    let restored = World::<D>::from_snapshot(&w.snapshot()).unwrap();
+    let mut restored = restored;
+    restored.step();
+    check(&restored, "restored");
+}
+
+#[test]
+fn sweep_sizes_follow_changes_both_dimensions() {
+    sweep_sizes_follow_changes::<2>();
+    sweep_sizes_follow_changes::<3>();
+}

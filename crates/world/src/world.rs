@@ -216,6 +216,13 @@ where
     /// What the last step cost (`profile.rs`).
     #[serde(skip)]
     pub(crate) profile: crate::profile::StepProfile,
+    /// Each body's sweep size by arena index (`ccd_stage.rs`), kept while no body's
+    /// colliders or mass change.
+    #[serde(skip)]
+    pub(crate) sweep_sizes: Vec<Option<(Real, Real)>>,
+    /// False after a body's colliders or mass changed, and after deserialisation.
+    #[serde(skip)]
+    pub(crate) sweep_sizes_ready: bool,
 }
 
 /// A summary, not the whole state (a world holds thousands of bodies): the settings, the
@@ -282,6 +289,8 @@ where
             cache_settled: false,
             scratch: Default::default(),
             profile: Default::default(),
+            sweep_sizes: Vec::new(),
+            sweep_sizes_ready: false,
         }
     }
 
@@ -442,6 +451,7 @@ where
 
     /// Recomputes a body's mass properties from its colliders.
     fn update_mass(&mut self, h: BodyHandle) {
+        self.sweep_sizes_ready = false;
         let total = {
             let b = self.bodies.get(h).expect("live body");
             b.colliders

@@ -156,7 +156,9 @@ fn main() -> ExitCode {
                 frames: frames.unwrap_or(120),
                 layout,
             });
-            let (first, more) = scenes.split_first().map_or((DEFAULT_SCENE, &[][..]), |(f, m)| (f.as_str(), m));
+            let (first, more) = scenes
+                .split_first()
+                .map_or((DEFAULT_SCENE, &[][..]), |(f, m)| (f.as_str(), m));
             view(first, more, shot)
         }
         Some(Command::Screenshots { dir, frames }) => screenshots(&dir, frames),
@@ -171,9 +173,9 @@ fn main() -> ExitCode {
     }
 }
 
-use fathom_app::DRIVING_SCENE;
 /// The character course, built in code (its hooks are code), last in the list.
 use fathom_app::character_course::COURSE_SCENE;
+use fathom_app::DRIVING_SCENE;
 
 /// What `fathom view --screenshot` asks for.
 struct Shot {
@@ -214,8 +216,9 @@ fn view(arg: &str, more: &[String], shot: Option<Shot>) -> Result<(), String> {
     let _runtime = quiet_runtime_dir();
     let named = view_scene(arg)?;
     if let Some(shot) = shot {
-        let capture = fathom_viewer::screenshot_with(&named, shot.frames, &shot.png, &shot_options())
-            .map_err(|e| e.to_string())?;
+        let capture =
+            fathom_viewer::screenshot_with(&named, shot.frames, &shot.png, &shot_options())
+                .map_err(|e| e.to_string())?;
         println!("wrote {}", shot.png.display());
         if let Some(path) = shot.layout {
             let json = serde_json::to_string(&capture.bodies).map_err(|e| e.to_string())?;

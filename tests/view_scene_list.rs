@@ -21,7 +21,10 @@ fn the_scene_list_shows_every_shipped_scene_name() {
         println!("skipping the scene list test: {e}");
         return;
     }
-    let names: Vec<String> = shipped_scene_names().iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = shipped_scene_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     assert_eq!(names.len(), 17, "{names:?}");
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tower_2d.ron");
     let scene = load_scene(file).unwrap();
@@ -39,7 +42,10 @@ fn the_scene_list_shows_every_shipped_scene_name() {
         scene_list: Some(list.clone()),
         ..Staging::default()
     };
-    let shown = render_staged(&scene, &opts, &staging, &[0]).unwrap().pop().unwrap();
+    let shown = render_staged(&scene, &opts, &staging, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
     let hidden = render_staged(&scene, &opts, &Staging::default(), &[0])
         .unwrap()
         .pop()

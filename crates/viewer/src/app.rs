@@ -191,7 +191,10 @@ fn apply_request(
                 None
             }
             None => {
-                eprintln!("fathom view: {} is built in code: nothing to reload", scenes[index].name);
+                eprintln!(
+                    "fathom view: {} is built in code: nothing to reload",
+                    scenes[index].name
+                );
                 None
             }
         },

@@ -265,7 +265,13 @@ pub fn unproject_3d(
 
 /// The world point under pixel `px` (origin top left, y down) of a `width` x `height`
 /// image under the 2D camera of [`frame_2d`]: the inverse of [`project_2d`].
-pub fn unproject_2d(px: &Vector2, center: &Vector2, zoom: Real, width: u32, height: u32) -> Vector2 {
+pub fn unproject_2d(
+    px: &Vector2,
+    center: &Vector2,
+    zoom: Real,
+    width: u32,
+    height: u32,
+) -> Vector2 {
     let d = Vector2::new(px.x - width as Real * 0.5, height as Real * 0.5 - px.y) / zoom;
     center + d
 }
@@ -285,7 +291,11 @@ mod tests {
     #[test]
     fn unprojection_inverts_projection() {
         let (eye, at) = (Vector3::new(3.0, 4.0, 9.0), Vector3::new(0.5, 1.0, 0.0));
-        for px in [Vector2::new(10.0, 20.0), Vector2::new(320.0, 240.0), Vector2::new(600.0, 470.0)] {
+        for px in [
+            Vector2::new(10.0, 20.0),
+            Vector2::new(320.0, 240.0),
+            Vector2::new(600.0, 470.0),
+        ] {
             let (o, d) = unproject_3d(&eye, &at, &px, 640, 480);
             let back = project_3d(&eye, &at, &(o + d * 7.0), 640, 480).unwrap();
             assert!((back - px).norm() < 1e-2, "{px:?} -> {back:?}");

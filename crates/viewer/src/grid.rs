@@ -21,6 +21,10 @@ const MAX_LINES: usize = 41;
 const SAMPLES_PER_CELL: usize = 4;
 /// How far lines sit off the surface, as a fraction of the grid spacing.
 const LIFT: Real = 0.01;
+/// Steepest rise between neighbouring samples that a line follows, as rise over run: a
+/// steeper one is a step or a wall (a post, a bar overhead), where the line breaks rather
+/// than hang a curtain down its side.
+const MAX_SLOPE: Real = 2.0;
 
 /// The smallest of 1, 2, 5 times a power of ten that is at least `x`.
 pub fn round_spacing(x: Real) -> Real {
@@ -49,8 +53,14 @@ where
         .collect();
     let mut reach = Aabb::EMPTY;
     for h in &fixed {
-        let Some(c) = world.collider(*h) else { continue };
-        let b = if is_unbounded(c.aabb()) { *area } else { *c.aabb() };
+        let Some(c) = world.collider(*h) else {
+            continue;
+        };
+        let b = if is_unbounded(c.aabb()) {
+            *area
+        } else {
+            *c.aabb()
+        };
         reach = reach.merge(&b);
     }
     // The grid covers what is both ground and in view.
@@ -91,7 +101,10 @@ where
                 p[along] = a + (b - a) * k as Real / steps as Real;
                 let here = drop(p);
                 if let (Some(u), Some(v)) = (last, here) {
-                    out.push([u, v]);
+                    let run = spacing / SAMPLES_PER_CELL as Real;
+                    if (v[1] - u[1]).abs() <= MAX_SLOPE * run {
+                        out.push([u, v]);
+                    }
                 }
                 last = here;
             }
@@ -163,10 +176,22 @@ mod tests {
                 .collider(ColliderDesc::new(Shape::ball(0.5).unwrap())),
         )
         .unwrap();
-        let area = Aabb::new(Vector3::new(-10.0, -1.0, -10.0), Vector3::new(10.0, 4.0, 10.0));
+        let area = Aabb::new(
+            Vector3::new(-10.0, -1.0, -10.0),
+            Vector3::new(10.0, 4.0, 10.0),
+        );
         let g = ground_grid(&w, &area);
-        // 20 m across, 20 lines: 1 m spacing, 21 lines each way, 80 segments each.
-        assert_eq!(g.len(), 2 * 21 * 80);
+        // 20 m across, 20 lines: 1 m spacing, 21 lines each way, 80 segments each, but
+        // the 1 m rises onto the box: the 17 lines that cross it break at both its edges
+        // (the 2 lines along its edges, z = +-2, rise where the samples meet them).
+        assert!(
+            g.len() < 2 * 21 * 80 && g.len() >= 2 * 21 * 80 - 2 * 2 * 21,
+            "{}",
+            g.len()
+        );
+        for [a, b] in &g {
+            assert!((a.y - b.y).abs() <= MAX_SLOPE * 0.25 + 1e-4, "{a:?} {b:?}");
+        }
         let lift = LIFT * 1.0;
         let mut on_box = 0;
         for [a, _] in &g {

@@ -188,7 +188,8 @@ pub fn fill_2d_fine(shape: &Shape2, clip: &Aabb<2>, fineness: Real) -> Option<Fi
     // Fine enough across the largest extent, and across the smallest so that the corners
     // of a thin wall are not visibly cut (a corner loses at most half a cell).
     let ext = b.extents();
-    let cell = (ext.max() / CELLS_ACROSS_2D).min(ext.min() / MIN_CELLS_ACROSS_2D) / fineness.max(1.0);
+    let cell =
+        (ext.max() / CELLS_ACROSS_2D).min(ext.min() / MIN_CELLS_ACROSS_2D) / fineness.max(1.0);
     // One cell of border so the outline closes around shapes touching their bounds.
     let f = fill_sdf_2d(&target, &b.loosened(cell), cell);
     (!f.triangles.is_empty()).then_some(f)

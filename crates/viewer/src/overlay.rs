@@ -200,8 +200,15 @@ where
         }
     };
     let body_of = |c| world.collider(c).map(|c| c.body());
-    for pair in world.contact_pairs().iter().filter(|p| !p.manifolds.is_empty()) {
-        join(body_of(pair.a).and_then(index), body_of(pair.b).and_then(index));
+    for pair in world
+        .contact_pairs()
+        .iter()
+        .filter(|p| !p.manifolds.is_empty())
+    {
+        join(
+            body_of(pair.a).and_then(index),
+            body_of(pair.b).and_then(index),
+        );
     }
     for (_, j) in world.joints() {
         join(index(j.body_a()), index(j.body_b()));

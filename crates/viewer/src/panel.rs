@@ -72,7 +72,10 @@ impl TextPanel {
         x: f32,
         top: f32,
     ) -> Self {
-        let widths: Vec<f32> = lines.iter().map(|(l, _)| text_width(font, l, size)).collect();
+        let widths: Vec<f32> = lines
+            .iter()
+            .map(|(l, _)| text_width(font, l, size))
+            .collect();
         let width = widths.iter().copied().fold(0.0, f32::max) + 2.0 * PADDING;
         let height = lines.len() as f32 * size * LINE_SPACING + 2.0 * PADDING;
         let left = match anchor {
@@ -206,7 +209,10 @@ mod tests {
         let long = text_width(&font, "a much longer line", 16.0);
         // Wider text is wider: about half the size per character in a proportional font.
         assert!(long > text_width(&font, "short", 16.0));
-        assert!(long > 18.0 * 16.0 * 0.3 && long < 18.0 * 16.0 * 0.8, "{long}");
+        assert!(
+            long > 18.0 * 16.0 * 0.3 && long < 18.0 * 16.0 * 0.8,
+            "{long}"
+        );
         assert_eq!(p.rect.max.x - p.rect.min.x, long + 2.0 * PADDING);
         assert_eq!(p.rect.min, Vec2::new(10.0, 20.0));
         // Rows stack down from the padding; a click picks the row it falls on.
@@ -223,7 +229,14 @@ mod tests {
         assert_eq!(list.cursor, 0);
         list.move_cursor(-1);
         assert_eq!(list.cursor, 1);
-        assert_eq!((list.scene_of_row(0), list.scene_of_row(2), list.scene_of_row(3)), (None, Some(1), None));
+        assert_eq!(
+            (
+                list.scene_of_row(0),
+                list.scene_of_row(2),
+                list.scene_of_row(3)
+            ),
+            (None, Some(1), None)
+        );
         // Hung from the right, it ends at x.
         let r = TextPanel::new(lines, 16.0, &font, Anchor::Right, 500.0, 0.0);
         assert_eq!(r.rect.max.x, 500.0);

@@ -85,11 +85,17 @@ where
         .cast_ray(origin, dir, max_dist, &QueryFilter::default())
         .ok()??;
     let b = world.body(hit.body).filter(|b| b.is_dynamic())?;
-    let local = b.pose().inverse_transform_point(&hit.point.into()).coords;
+    // A ray that starts inside (the 2D cursor on a body) holds the body where it starts.
+    let at = if hit.started_inside {
+        *origin
+    } else {
+        hit.point
+    };
+    let local = b.pose().inverse_transform_point(&at.into()).coords;
     Some(Grab {
         body: hit.body,
         local,
-        target: hit.point,
+        target: at,
     })
 }
 
@@ -99,11 +105,7 @@ where
 /// Soft step (Catto, "Solver2D"): with `w = 2 pi f` and `a = dt w (2 zeta + dt w)`, the
 /// impulse is `-a / (1 + a) K^-1 (v + w / (2 zeta + dt w) C)`, where `C` is how far the grab
 /// point is from the cursor, `v` its velocity and `K` the effective inverse mass there.
-pub fn spring_impulse<const D: usize>(
-    world: &World<D>,
-    grab: &Grab<D>,
-    dt: Real,
-) -> Option<Pull<D>>
+pub fn spring_impulse<const D: usize>(world: &World<D>, grab: &Grab<D>, dt: Real) -> Option<Pull<D>>
 where
     Space<D>: Dim<D>,
 {
@@ -190,7 +192,8 @@ mod tests {
     {
         let up = axis::<D>(1);
         let mut w = World::<D>::default();
-        let ground = BodyDesc::fixed().collider(ColliderDesc::new(Shape::half_space(up, 0.0).unwrap()));
+        let ground =
+            BodyDesc::fixed().collider(ColliderDesc::new(Shape::half_space(up, 0.0).unwrap()));
         w.add_body(&ground).unwrap();
         let ball = BodyDesc::dynamic()
             .position(up * 0.5)
@@ -198,7 +201,9 @@ mod tests {
         let ball = w.add_body(&ball).unwrap();
         let cube = BodyDesc::dynamic()
             .position(up * 0.5 + axis::<D>(0) * 3.0)
-            .collider(ColliderDesc::new(Shape::cuboid(Vector::<D>::repeat(0.5)).unwrap()));
+            .collider(ColliderDesc::new(
+                Shape::cuboid(Vector::<D>::repeat(0.5)).unwrap(),
+            ));
         let cube = w.add_body(&cube).unwrap();
         (w, ball, cube)
     }
@@ -223,6 +228,10 @@ mod tests {
         // Down beside both: the fixed ground is met first, and it is not picked.
         let beside = axis::<D>(0) * -3.0 + up * 5.0;
         assert_eq!(pick(&w, &beside, &down, 100.0), None);
+        // From inside the box: held where the ray starts.
+        let inside = axis::<D>(0) * 3.2 + up * 0.6;
+        let g = pick(&w, &inside, &down, 0.01).expect("the ray starts in the box");
+        assert_eq!((g.body, g.target), (cube, inside));
         // Too short to reach, or bad arguments: nothing.
         assert_eq!(pick(&w, &(up * 5.0), &down, 1.0), None);
         assert_eq!(pick(&w, &(up * Real::NAN), &down, 100.0), None);
@@ -248,7 +257,8 @@ mod tests {
         let start = (g.point(&w).unwrap() - g.target).norm();
         for _ in 0..180 {
             let pull = spring_impulse(&w, &g, dt).unwrap();
-            w.apply_impulse_at_point(ball, pull.impulse, pull.point).unwrap();
+            w.apply_impulse_at_point(ball, pull.impulse, pull.point)
+                .unwrap();
             w.apply_angular_impulse(ball, pull.angular).unwrap();
             w.step();
         }
@@ -256,11 +266,17 @@ mod tests {
         let sag = 9.81 * dt / (mass_scale * bias_rate);
         let off = (g.point(&w).unwrap() - g.target).norm();
         // The sag, plus a millimetre for what the swing has left after 3 s (damped 0.7).
-        assert!(off < sag + 1e-3, "{D}D: {off} m from the cursor (sag {sag} m), started {start} m");
+        assert!(
+            off < sag + 1e-3,
+            "{D}D: {off} m from the cursor (sag {sag} m), started {start} m"
+        );
         assert!(sag < 0.03, "{sag}");
         // The ball hangs under the grab point: its centre half a metre below it.
         let c = w.body(ball).unwrap().center_of_mass();
-        assert!((c - (g.target - up * 0.5)).norm() < 0.05, "{D}D: centre {c:?}");
+        assert!(
+            (c - (g.target - up * 0.5)).norm() < 0.05,
+            "{D}D: centre {c:?}"
+        );
         // At rest but for the step's own rhythm: the spring's impulse lifts it at the start
         // of each step and gravity takes that back over the substeps, so it ends a step
         // moving down at about g dt / 2 (0.08 m/s); never as much as g dt.

@@ -17,7 +17,11 @@ pub struct Source(Option<Reload>);
 
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "Source(reloadable)" } else { "Source(none)" })
+        f.write_str(if self.0.is_some() {
+            "Source(reloadable)"
+        } else {
+            "Source(none)"
+        })
     }
 }
 

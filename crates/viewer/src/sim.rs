@@ -272,7 +272,12 @@ where
     /// Picks the dynamic body the ray `origin + t dir` (`t` up to `max_dist`) meets first
     /// and holds it by the point it met (see [`crate::pick`]); `None` (and nothing held)
     /// when the ray meets no dynamic body first.
-    pub fn pick(&mut self, origin: Vector<D>, dir: Vector<D>, max_dist: Real) -> Option<BodyHandle> {
+    pub fn pick(
+        &mut self,
+        origin: Vector<D>,
+        dir: Vector<D>,
+        max_dist: Real,
+    ) -> Option<BodyHandle> {
         self.grab = pick(&self.world, &origin, &dir, max_dist);
         self.grab.map(|g| g.body)
     }
@@ -310,7 +315,9 @@ where
         match spring_impulse(&self.world, &g, dt) {
             Some(pull) => {
                 // The impulses are finite and capped, the body live: the world accepts them.
-                let _ = self.world.apply_impulse_at_point(g.body, pull.impulse, pull.point);
+                let _ = self
+                    .world
+                    .apply_impulse_at_point(g.body, pull.impulse, pull.point);
                 let _ = self.world.apply_angular_impulse(g.body, pull.angular);
             }
             None => self.grab = None,

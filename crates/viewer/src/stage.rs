@@ -283,7 +283,10 @@ impl Stage {
         let mut lines = hud_lines(&self.name, self.dim(), &self.stats(), fps, paused, scale);
         lines.extend(extra);
         if self.mesh_level > 0 {
-            lines.push(format!("mesh detail x{} (U: finer, then back)", 1u32 << self.mesh_level));
+            lines.push(format!(
+                "mesh detail x{} (U: finer, then back)",
+                1u32 << self.mesh_level
+            ));
         }
         if self.overlays.help {
             let help = crate::input::help_lines(self.has_controller());
@@ -496,16 +499,24 @@ impl Stage {
             height: STAGES as f32 * line_h,
         };
         let top = frame.bottom - frame.height;
-        // A dark panel under it all (one line as wide as the panel is high) keeps the text
-        // and bars legible over a light ground.
-        let (panel_top, panel_bottom) = (top - 2.0 * line_h - 8.0, frame.bottom + 6.0);
-        let mid = 0.5 * (panel_top + panel_bottom);
-        let panel = Rgb::new(0.1, 0.1, 0.12).to_kiss();
-        let (a, b) = (
-            Vec2::new(4.0, mid),
-            Vec2::new(frame.left + frame.width + 180.0, mid),
-        );
-        window.draw_line_2d(to_camera(a), to_camera(b), panel, panel_bottom - panel_top);
+        let (heading, stages) = history.lines();
+        // A dark panel under it all, as wide as the widest text, keeps the text and bars
+        // legible over a light ground.
+        let width = |l: &String| crate::panel::text_width(&self.font, l, size);
+        let right = heading
+            .iter()
+            .map(|l| frame.left + width(l))
+            .chain(
+                stages
+                    .iter()
+                    .map(|l| frame.left + frame.width + 12.0 + width(l)),
+            )
+            .fold(0.0, f32::max);
+        let panel = Rect {
+            min: Vec2::new(4.0, top - 2.0 * line_h - 8.0),
+            max: Vec2::new(right + 8.0, frame.bottom + 6.0),
+        };
+        self.fill_rect(window, &panel, PANEL);
         let grey = Rgb::new(0.6, 0.6, 0.6).to_kiss();
         for y in [top, frame.bottom] {
             let (a, b) = (
@@ -519,7 +530,6 @@ impl Stage {
             let (a, b) = (Vec2::new(s.x, s.top), Vec2::new(s.x, s.bottom));
             window.draw_line_2d(to_camera(a), to_camera(b), colour, 2.0);
         }
-        let (heading, stages) = history.lines();
         let text = Rgb::new(0.92, 0.92, 0.92);
         for (i, line) in heading.iter().enumerate() {
             let y = top - (2 - i) as f32 * line_h - 4.0;

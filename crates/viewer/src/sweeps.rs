@@ -12,8 +12,8 @@
 
 use crate::palette::Rgb;
 use fathom_math::{Dim, Real, Space, Vector};
-use fathom_world::{BodyHandle, World, CCD_MOTION_FRACTION};
 use fathom_sdf::Sdf;
+use fathom_world::{BodyHandle, World, CCD_MOTION_FRACTION};
 use std::collections::VecDeque;
 
 /// Steps a path segment or a stop stays on screen.

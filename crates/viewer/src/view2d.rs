@@ -214,7 +214,11 @@ impl View2 {
     /// the cursor's tip is met too.
     pub fn pick_ray(&self, cursor: Vec2, size: Vec2) -> (Vector2, Vector2, Real) {
         let p = self.pixel_to_world(cursor, size);
-        (Vector2::new(p.x, p.y), -Vector2::y(), PICK_PX / self.camera.zoom())
+        (
+            Vector2::new(p.x, p.y),
+            -Vector2::y(),
+            PICK_PX / self.camera.zoom(),
+        )
     }
 
     /// Where the cursor at pixel `cursor` holds a dragged body: its world point.

@@ -11,9 +11,7 @@
 
 use crate::batches::{part_frame, Batches, Instance};
 use crate::controller::Part;
-use crate::framing::{
-    chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds, unproject_3d,
-};
+use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds, unproject_3d};
 use crate::grid::ground_grid;
 use crate::input::Overlays;
 use crate::meshing::{local_clip, mesh_3d_fine, ShapeCache};

@@ -492,9 +492,16 @@ where
         reframe: false,
         ..Default::default()
     };
-    let start = render_offscreen(&scene, &opts, &[0]).unwrap().pop().unwrap();
+    let start = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
     // Body 3 is the middle ball; it starts 2.1 m up, above the ground.
-    let ball = start.bodies.iter().find(|b| b.moving && b.body.0.index == 3).unwrap();
+    let ball = start
+        .bodies
+        .iter()
+        .find(|b| b.moving && b.body.0.index == 3)
+        .unwrap();
     let centre = |b: &fathom_viewer::stage::BodyBox| {
         [0.5 * (b.min[0] + b.max[0]), 0.5 * (b.min[1] + b.max[1])]
     };
@@ -504,8 +511,15 @@ where
         drag: Some(ScriptedDrag { from, to }),
         ..Staging::default()
     };
-    let held = render_staged(&scene, &opts, &staging, &[90]).unwrap().pop().unwrap();
-    assert_eq!(held.picked, Some(ball.body), "{D}D: the button went down on the ball");
+    let held = render_staged(&scene, &opts, &staging, &[90])
+        .unwrap()
+        .pop()
+        .unwrap();
+    assert_eq!(
+        held.picked,
+        Some(ball.body),
+        "{D}D: the button went down on the ball"
+    );
     let moved = held.bodies.iter().find(|b| b.body == ball.body).unwrap();
     let (c, r) = (centre(moved), 0.5 * (ball.max[1] - ball.min[1]));
     let dist = |p: [f32; 2]| ((p[0] - to[0]).powi(2) + (p[1] - to[1]).powi(2)).sqrt();
@@ -519,12 +533,20 @@ where
         dist(from)
     );
     // Without the drag it fell instead: farther from the cursor than it started.
-    let fell = render_offscreen(&scene, &opts, &[90]).unwrap().pop().unwrap();
+    let fell = render_offscreen(&scene, &opts, &[90])
+        .unwrap()
+        .pop()
+        .unwrap();
     let alone = fell.bodies.iter().find(|b| b.body == ball.body).unwrap();
     assert!(dist(centre(alone)) > dist(from), "{D}D");
     // The spring's line, in its colour, only with the drag.
     let want = expected_hue(GRAB);
-    let spring = |cap: &Capture| cap.image.pixels().filter(|p| pixel_matches(p, want)).count();
+    let spring = |cap: &Capture| {
+        cap.image
+            .pixels()
+            .filter(|p| pixel_matches(p, want))
+            .count()
+    };
     assert!(spring(&held) > 5, "{D}D: {} spring pixels", spring(&held));
     assert_eq!(spring(&fell), 0, "{D}D");
     if let Ok(dir) = std::env::var("FATHOM_SHOT_DIR") {
@@ -563,9 +585,15 @@ fn the_cradle_joint_lines_are_in_the_frame() {
         as_opened: true,
         ..Default::default()
     };
-    let on = render_offscreen(&scene, &opts, &[0]).unwrap().pop().unwrap();
+    let on = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
     opts.as_opened = false;
-    let off = render_offscreen(&scene, &opts, &[0]).unwrap().pop().unwrap();
+    let off = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
     let SceneFile::Scene3D(s) = &scene.scene else {
         panic!("the cradle is 3D")
     };
@@ -594,7 +622,11 @@ fn the_cradle_joint_lines_are_in_the_frame() {
         };
         let q = project_3d(&eye, &at, &mid, w, h).expect("in front of the camera");
         assert!(near(&on, q) > 0, "{handle:?}: no joint line at {q:?}");
-        assert_eq!(near(&off, q), 0, "{handle:?}: white at {q:?} without joints");
+        assert_eq!(
+            near(&off, q),
+            0,
+            "{handle:?}: white at {q:?} without joints"
+        );
     }
     if let Ok(dir) = std::env::var("FATHOM_SHOT_DIR") {
         on.image.save(format!("{dir}/cradle_joints.png")).unwrap();

@@ -397,6 +397,85 @@ mod tests {
         pendulum_joint_overlay::<3>();
     }
 
+    /// Two stacks of two balls apart on the ground, and a lone ball: three islands (the
+    /// fixed ground joins none); once everything sleeps, every island says so. Centres of
+    /// mass get one cross each; the contact normals scale with their impulses.
+    fn islands_and_centres<const D: usize>()
+    where
+        Space<D>: Dim<D>,
+    {
+        let mut up = Vector::<D>::zeros();
+        up[1] = 1.0;
+        let mut x = Vector::<D>::zeros();
+        x[0] = 1.0;
+        let mut w = World::<D>::default();
+        let ground = Shape::half_space(up, 0.0).unwrap();
+        w.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(ground)))
+            .unwrap();
+        let ball = |p: Vector<D>| {
+            BodyDesc::dynamic()
+                .position(p)
+                .collider(ColliderDesc::new(Shape::ball(0.5).unwrap()))
+        };
+        for at in [x * -4.0, x * 4.0] {
+            w.add_body(&ball(at + up * 0.5)).unwrap();
+            w.add_body(&ball(at + up * 1.5)).unwrap();
+        }
+        w.add_body(&ball(up * 0.5)).unwrap();
+        w.step();
+        let found = islands(&w);
+        assert_eq!(
+            found.iter().map(|i| i.bodies.len()).collect::<Vec<_>>(),
+            [2, 2, 1]
+        );
+        assert!(found.iter().all(|i| !i.sleeping));
+        let o = Overlays {
+            centers: true,
+            islands: true,
+            contacts: true,
+            ..Overlays::default()
+        };
+        // A stack's bottom ball carries the top one: its ground contact's impulse is the
+        // largest (full length, 0.25 m), twice the lone ball's, whose normal is then
+        // 0.2 + 0.8 / 2 = 0.6 of full length (0.15 m; a tenth for the stacks' settling).
+        for _ in 0..10 {
+            w.step();
+        }
+        let g = overlay_geometry(&w, &o, 0.25);
+        let normals: Vec<(Vector<D>, Real)> = g
+            .lines
+            .iter()
+            .filter(|(_, c)| *c == CONTACT_NORMAL)
+            .map(|([a, b], _)| (*a, (b - a).norm()))
+            .collect();
+        let longest = normals.iter().map(|n| n.1).fold(0.0, Real::max);
+        assert!((longest - 0.25).abs() < 1e-4, "{normals:?}");
+        let lone: Vec<Real> = normals
+            .iter()
+            .filter(|(a, _)| a[0].abs() < 1.0 && a[1].abs() < 0.1)
+            .map(|n| n.1)
+            .collect();
+        assert!(!lone.is_empty() && lone.iter().all(|l| (l - 0.15).abs() < 0.025), "{lone:?}");
+
+        // Each stack's box holds both its balls: 2 m tall.
+        assert!((found[0].aabb.extents()[1] - 2.0).abs() < 0.1, "{:?}", found[0].aabb);
+        for _ in 0..600 {
+            w.step();
+        }
+        assert!(islands(&w).iter().all(|i| i.sleeping));
+        let g = overlay_geometry(&w, &o, 0.25);
+        let crosses = g.lines.iter().filter(|(_, c)| *c == CENTER_OF_MASS).count();
+        assert_eq!(crosses, 5 * D);
+        let boxes = g.lines.iter().filter(|(_, c)| *c == SLEEP_TINT).count();
+        assert_eq!(boxes, 3 * (D << (D - 1)));
+    }
+
+    #[test]
+    fn islands_and_centres_2d_and_3d() {
+        islands_and_centres::<2>();
+        islands_and_centres::<3>();
+    }
+
     #[test]
     fn hud_shows_the_figures() {
         let s = SimStats {

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 pub const GRID: Rgb = Rgb::new(0.3, 0.31, 0.34);
 /// About this many lines across the grid's larger side.
 const LINES_ACROSS: Real = 20.0;
-/// Most lines per direction (a long terrain gets coarser spacing instead).
+/// Most lines per direction (on a long terrain the grid covers the part around what moves).
 const MAX_LINES: usize = 41;
 /// Samples per grid spacing along a line (a line bends with the terrain at each).
 const SAMPLES_PER_CELL: usize = 4;
@@ -56,15 +56,19 @@ where
         let Some(c) = world.collider(*h) else {
             continue;
         };
+        // An unbounded ground (a half-space) is drawn as a square slab as wide as the area
+        // round its own origin (see `view3d`): the grid stays on it.
         let b = if is_unbounded(c.aabb()) {
-            *area
+            let at = c.world_pose().translation.vector;
+            let half = Vector::<D>::repeat(0.5 * area.extents().max());
+            Aabb::new(at - half, at + half)
         } else {
             *c.aabb()
         };
         reach = reach.merge(&b);
     }
     // The grid covers what is both ground and in view.
-    let (lo, hi) = (reach.min.sup(&area.min), reach.max.inf(&area.max));
+    let (mut lo, mut hi) = (reach.min.sup(&area.min), reach.max.inf(&area.max));
     if (0..D).any(|i| i != 1 && hi[i] <= lo[i]) {
         return Vec::new();
     }
@@ -72,9 +76,23 @@ where
         .filter(|&i| i != 1)
         .map(|i| hi[i] - lo[i])
         .fold(0.0, Real::max);
-    let mut spacing = round_spacing(widest / LINES_ACROSS);
-    while (widest / spacing) as usize + 1 > MAX_LINES {
-        spacing = round_spacing(spacing * 1.5);
+    // Cells at most twice the largest moving body, so the ground reads at the scale of
+    // what moves on it (a car on a kilometre of terrain), and then at most MAX_LINES of
+    // them across, centred on the moving bodies.
+    let (movers, largest) = moving_extent(world);
+    let cap = if largest > 0.0 {
+        2.0 * largest
+    } else {
+        Real::INFINITY
+    };
+    let spacing = round_spacing((widest / LINES_ACROSS).min(cap));
+    let half = 0.5 * spacing * (MAX_LINES - 1) as Real;
+    if movers.is_valid() {
+        let c = movers.center();
+        for i in (0..D).filter(|&i| i != 1) {
+            lo[i] = lo[i].max(c[i] - half);
+            hi[i] = hi[i].min(c[i] + half);
+        }
     }
     let only_fixed = |c: ColliderHandle| fixed.contains(&c);
     let filter = QueryFilter {
@@ -111,6 +129,27 @@ where
         }
     }
     out
+}
+
+/// The box of every dynamic body's bounded colliders, and the largest extent of one body's.
+fn moving_extent<const D: usize>(world: &World<D>) -> (Aabb<D>, Real)
+where
+    Space<D>: Dim<D>,
+{
+    let (mut all, mut largest) = (Aabb::EMPTY, 0.0 as Real);
+    for (_, b) in world.bodies().filter(|(_, b)| b.is_dynamic()) {
+        let mut one = Aabb::EMPTY;
+        for c in b.colliders().iter().filter_map(|c| world.collider(*c)) {
+            if !is_unbounded(c.aabb()) {
+                one = one.merge(c.aabb());
+            }
+        }
+        if one.is_valid() {
+            largest = largest.max(one.extents().max());
+            all = all.merge(&one);
+        }
+    }
+    (all, largest)
 }
 
 /// The start of every grid line along axis `along`: all combinations of round multiples

@@ -211,7 +211,8 @@ fn handle_events(
 ) -> Option<Request> {
     let count = names.len();
     let mut request = None;
-    let cursor = window.cursor_pos();
+    // Where the cursor is as of each event (a press uses the latest move before it).
+    let mut cursor = window.cursor_pos();
     let driving = stage.has_controller();
     for mut event in window.events().iter() {
         let key = match event.value {
@@ -240,6 +241,7 @@ fn handle_events(
                 continue;
             }
             WindowEvent::CursorPos(x, y, _) => {
+                cursor = Some((x, y));
                 if stage.held().is_some() {
                     stage.pointer_move(Vec2::new(x as f32, y as f32));
                 }

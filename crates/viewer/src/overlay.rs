@@ -455,10 +455,17 @@ mod tests {
             .filter(|(a, _)| a[0].abs() < 1.0 && a[1].abs() < 0.1)
             .map(|n| n.1)
             .collect();
-        assert!(!lone.is_empty() && lone.iter().all(|l| (l - 0.15).abs() < 0.025), "{lone:?}");
+        assert!(
+            !lone.is_empty() && lone.iter().all(|l| (l - 0.15).abs() < 0.025),
+            "{lone:?}"
+        );
 
         // Each stack's box holds both its balls: 2 m tall.
-        assert!((found[0].aabb.extents()[1] - 2.0).abs() < 0.1, "{:?}", found[0].aabb);
+        assert!(
+            (found[0].aabb.extents()[1] - 2.0).abs() < 0.1,
+            "{:?}",
+            found[0].aabb
+        );
         for _ in 0..600 {
             w.step();
         }

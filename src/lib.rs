@@ -13,6 +13,20 @@ pub mod energy;
 pub mod headless;
 pub mod vehicle_scene;
 
+/// The shipped driving scene (`scenes/driving.ron`), after the demo scenes in the viewer's
+/// scene list.
+pub const DRIVING_SCENE: &str = "driving";
+
+/// Every shipped scene's name, in the order the viewer lists and switches through them: the
+/// demo scenes, the driving scene, the character course.
+pub fn shipped_scene_names() -> Vec<&'static str> {
+    demo_scenes::DEMO_SCENES
+        .iter()
+        .map(|d| d.name)
+        .chain([DRIVING_SCENE, character_course::COURSE_SCENE])
+        .collect()
+}
+
 /// The README's library walkthrough, compiled and run as a doctest (`cargo test --doc`).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

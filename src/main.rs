@@ -38,8 +38,9 @@ enum Command {
     },
     /// Open a scene in the viewer (headless run when no display is available).
     View {
-        /// A scene file, or the name of a shipped scene (default: the first 3D pyramid).
-        scene: Option<String>,
+        /// Scene files or shipped scenes' names: the window opens the first (default: the 3D
+        /// pyramid) and lists the shipped scenes and every file given (key L).
+        scenes: Vec<String>,
         /// Step this many frames, render the last one offscreen to this PNG and exit.
         #[arg(long, value_name = "FILE.png", value_parser = png_path)]
         screenshot: Option<PathBuf>,
@@ -53,6 +54,15 @@ enum Command {
     },
     /// List the shipped scenes.
     Scenes,
+    /// Render every shipped scene offscreen to DIR/NAME.png (the pictures in docs/).
+    Screenshots {
+        /// The folder to write into (made if missing).
+        #[arg(long, default_value = "docs")]
+        dir: PathBuf,
+        /// Frames to step before each picture.
+        #[arg(long, default_value_t = 120)]
+        frames: u32,
+    },
     /// Compare SDF collision against parry's triangle meshes on the same shapes.
     Compare {
         /// Fewer resolutions and shorter timing (under a minute).
@@ -136,7 +146,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Compare { quick, json, plot }) => compare(quick, json, plot.as_deref()),
         Some(Command::View {
-            scene,
+            scenes,
             screenshot,
             frames,
             layout,
@@ -146,9 +156,13 @@ fn main() -> ExitCode {
                 frames: frames.unwrap_or(120),
                 layout,
             });
-            view(scene.as_deref().unwrap_or(DEFAULT_SCENE), shot)
+            let (first, more) = scenes
+                .split_first()
+                .map_or((DEFAULT_SCENE, &[][..]), |(f, m)| (f.as_str(), m));
+            view(first, more, shot)
         }
-        None => view(DEFAULT_SCENE, None),
+        Some(Command::Screenshots { dir, frames }) => screenshots(&dir, frames),
+        None => view(DEFAULT_SCENE, &[], None),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -159,11 +173,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// The shipped driving scene (`scenes/driving.ron`), after the demo scenes in the window's
-/// scene list.
-const DRIVING_SCENE: &str = "driving";
 /// The character course, built in code (its hooks are code), last in the list.
 use fathom_app::character_course::COURSE_SCENE;
+use fathom_app::DRIVING_SCENE;
 
 /// What `fathom view --screenshot` asks for.
 struct Shot {
@@ -175,14 +187,38 @@ struct Shot {
     layout: Option<PathBuf>,
 }
 
-/// Opens the viewer on `arg`, renders a screenshot, or (without a display)
-/// says so in one line and runs the scene headless instead.
-fn view(arg: &str, shot: Option<Shot>) -> Result<(), String> {
+/// What `fathom view --screenshot` and `fathom screenshots` render: the default size, with
+/// what a window shows when the scene opens (its joints, the ground grid).
+fn shot_options() -> fathom_viewer::OffscreenOptions {
+    fathom_viewer::OffscreenOptions {
+        as_opened: true,
+        ..Default::default()
+    }
+}
+
+/// Renders every shipped scene at `frames` to `dir/NAME.png`.
+fn screenshots(dir: &Path, frames: u32) -> Result<(), String> {
+    let _runtime = quiet_runtime_dir();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for name in fathom_app::shipped_scene_names() {
+        let png = dir.join(format!("{name}.png"));
+        let named = view_scene(name)?;
+        fathom_viewer::screenshot_with(&named, frames, &png, &shot_options())
+            .map_err(|e| format!("{name}: {e}"))?;
+        println!("wrote {}", png.display());
+    }
+    Ok(())
+}
+
+/// Opens the viewer on `arg` (with `more` scene files in its list), renders a screenshot
+/// of `arg`, or (without a display) says so in one line and runs `arg` headless instead.
+fn view(arg: &str, more: &[String], shot: Option<Shot>) -> Result<(), String> {
     let _runtime = quiet_runtime_dir();
     let named = view_scene(arg)?;
     if let Some(shot) = shot {
         let capture =
-            fathom_viewer::screenshot(&named, shot.frames, &shot.png).map_err(|e| e.to_string())?;
+            fathom_viewer::screenshot_with(&named, shot.frames, &shot.png, &shot_options())
+                .map_err(|e| e.to_string())?;
         println!("wrote {}", shot.png.display());
         if let Some(path) = shot.layout {
             let json = serde_json::to_string(&capture.bodies).map_err(|e| e.to_string())?;
@@ -195,7 +231,7 @@ fn view(arg: &str, shot: Option<Shot>) -> Result<(), String> {
         eprintln!("fathom: no display ({reason}); running `{arg}` headless for 300 steps instead");
         return run(arg, 300, None, false);
     }
-    let (scenes, start) = window_scenes(arg, named)?;
+    let (scenes, start) = window_scenes(arg, named, more)?;
     match fathom_viewer::run_windowed(&scenes, start) {
         Err(fathom_viewer::ViewerError::NoDisplay(_)) => {
             eprintln!(
@@ -215,7 +251,12 @@ fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
     }
     let Some(path) = driving_file(arg) else {
         let (name, scene) = load_scene(arg)?;
-        return Ok(named_scene(name, scene));
+        let named = named_scene(name, scene);
+        // A scene read from a file is read again on the reload key (F5).
+        let Some(file) = scene_file(arg) else {
+            return Ok(named);
+        };
+        return Ok(named.with_reload(move || fathom_viewer::load_scene(&file)));
     };
     let name = path
         .file_stem()
@@ -224,18 +265,37 @@ fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let scene =
         fathom_app::vehicle_scene::DrivingScene::from_ron_file(&path).map_err(|e| at(&e))?;
-    fathom_app::drive::driving_view(name, scene).map_err(|e| at(&e))
+    let named = fathom_app::drive::driving_view(name, scene).map_err(|e| at(&e))?;
+    let (again, name) = (path.clone(), name.to_string());
+    Ok(named.with_reload(move || reload_driving(&again, &name)))
 }
 
-/// The shipped scenes in the order the window switches through them: the demo scenes,
-/// then the driving scene.
-fn shipped_scene_names() -> Vec<&'static str> {
-    DEMO_SCENES
-        .iter()
-        .map(|d| d.name)
-        .chain([DRIVING_SCENE, COURSE_SCENE])
-        .collect()
+/// The driving scene `path` read again, with its car (the reload key).
+fn reload_driving(
+    path: &Path,
+    name: &str,
+) -> Result<fathom_viewer::NamedScene, fathom_viewer::ViewerError> {
+    let bad = |e: &dyn std::fmt::Display| fathom_viewer::ViewerError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let scene =
+        fathom_app::vehicle_scene::DrivingScene::from_ron_file(path).map_err(|e| bad(&e))?;
+    fathom_app::drive::driving_view(name, scene).map_err(|e| bad(&e))
 }
+
+/// The file `arg` is read from: itself when it is a file, else the shipped scene file of
+/// that name (`None` for a scene built in code).
+fn scene_file(arg: &str) -> Option<PathBuf> {
+    let path = Path::new(arg);
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let file = scenes_dir().join(format!("{arg}.ron"));
+    file.is_file().then_some(file)
+}
+
+use fathom_app::shipped_scene_names;
 
 /// Whether `arg` names the shipped scene `name`: by its name, or as the path of its file.
 fn names_shipped(arg: &str, name: &str) -> bool {
@@ -249,24 +309,32 @@ fn names_shipped(arg: &str, name: &str) -> bool {
     }
 }
 
-/// The scenes the window can switch between (number keys, arrows, page up / down):
-/// every shipped scene, starting at `arg` when it names one (or is its file); just
-/// `named` for any other scene file.
+/// The scenes the window can switch between (number keys, arrows, page up / down, the
+/// scene list): every shipped scene, then `arg` when it is another file, then the `more`
+/// files given; the window starts at `arg`.
 fn window_scenes(
     arg: &str,
     named: fathom_viewer::NamedScene,
+    more: &[String],
 ) -> Result<(Vec<fathom_viewer::NamedScene>, usize), String> {
     let names = shipped_scene_names();
-    let Some(start) = names.iter().position(|n| names_shipped(arg, n)) else {
-        return Ok((vec![named], 0));
-    };
-    let mut scenes = Vec::with_capacity(names.len());
+    let shipped_at = names.iter().position(|n| names_shipped(arg, n));
+    let mut scenes = Vec::with_capacity(names.len() + 1 + more.len());
     for (i, name) in names.iter().enumerate() {
-        if i == start {
+        if Some(i) == shipped_at {
             scenes.push(named.clone());
             continue;
         }
         scenes.push(view_scene(name)?);
+    }
+    let start = shipped_at.unwrap_or(scenes.len());
+    if shipped_at.is_none() {
+        scenes.push(named);
+    }
+    for extra in more {
+        if !names.iter().any(|n| names_shipped(extra, n)) {
+            scenes.push(view_scene(extra)?);
+        }
     }
     Ok((scenes, start))
 }

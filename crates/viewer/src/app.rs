@@ -7,9 +7,11 @@ use crate::controller::DriveKeys;
 use crate::device::{display_available, guarded};
 use crate::error::ViewerError;
 use crate::input::{command_for, repeats, Command, HeldKeys};
+use crate::panel::SceneList;
 use crate::scenes::NamedScene;
-use crate::stage::Stage;
-use kiss3d::event::{Action, WindowEvent};
+use crate::stage::{Press, Stage};
+use glamx::Vec2;
+use kiss3d::event::{Action, Key, MouseButton, WindowEvent};
 use kiss3d::window::{NumSamples, Window};
 use std::time::Instant;
 
@@ -121,19 +123,34 @@ fn window_title(scene: &NamedScene) -> String {
     format!("Fathom - {}", scene.name)
 }
 
+/// What a frame's events ask of the loop besides the stage's own commands.
+enum Request {
+    /// Show the scene of this index.
+    Switch(usize),
+    /// Load the scene on show again from its file.
+    Reload,
+}
+
 async fn run_loop(
     window: &mut Window,
     scenes: &[NamedScene],
     mut index: usize,
 ) -> Result<(), ViewerError> {
+    let mut scenes = scenes.to_vec();
+    let names: Vec<String> = scenes.iter().map(|s| s.name.clone()).collect();
     let mut stage = Stage::new(&scenes[index], window.width(), window.height())?;
     let mut last = Instant::now();
     let mut fps = FpsCounter::new();
     let mut held = HeldKeys::default();
     loop {
-        if let Some(next) = handle_events(window, &mut stage, &mut held, index, scenes.len()) {
+        let request = handle_events(window, &mut stage, &mut held, index, &names);
+        if let Some(next) = apply_request(request, &mut scenes, index) {
             index = next;
+            // Panels stay as they were; the list follows the scene on show.
+            let (list, settings) = (stage.scene_list.is_some(), stage.settings_row);
             stage = Stage::new(&scenes[index], window.width(), window.height())?;
+            stage.scene_list = list.then(|| SceneList::new(names.clone(), index));
+            stage.settings_row = settings;
             window.set_title(&window_title(&scenes[index]));
         }
         let now = Instant::now();
@@ -154,18 +171,50 @@ async fn run_loop(
     }
 }
 
-/// Applies this frame's key presses; returns the scene to switch to, if one was asked for.
+/// Carries out a switch or a reload; returns the scene to build a stage for. A reload that
+/// fails (the file does not parse now) keeps the scene on show and says why.
+fn apply_request(
+    request: Option<Request>,
+    scenes: &mut [NamedScene],
+    index: usize,
+) -> Option<usize> {
+    match request? {
+        Request::Switch(i) => Some(i),
+        Request::Reload => match scenes[index].reload() {
+            Some(Ok(fresh)) => {
+                eprintln!("fathom view: reloaded {}", fresh.name);
+                scenes[index] = fresh;
+                Some(index)
+            }
+            Some(Err(e)) => {
+                eprintln!("fathom view: reload failed, keeping the scene on show: {e}");
+                None
+            }
+            None => {
+                eprintln!(
+                    "fathom view: {} is built in code: nothing to reload",
+                    scenes[index].name
+                );
+                None
+            }
+        },
+    }
+}
+
+/// Applies this frame's key presses and mouse events; returns what the loop must do.
 fn handle_events(
     window: &mut Window,
     stage: &mut Stage,
     held: &mut HeldKeys,
     index: usize,
-    count: usize,
-) -> Option<usize> {
-    let mut switch = None;
-    let cursor = window.cursor_pos();
+    names: &[String],
+) -> Option<Request> {
+    let count = names.len();
+    let mut request = None;
+    // Where the cursor is as of each event (a press uses the latest move before it).
+    let mut cursor = window.cursor_pos();
     let driving = stage.has_controller();
-    for event in window.events().iter() {
+    for mut event in window.events().iter() {
         let key = match event.value {
             WindowEvent::Key(key, Action::Press, _) => key,
             WindowEvent::Key(key, Action::Release, _) => {
@@ -174,11 +223,37 @@ fn handle_events(
             }
             WindowEvent::Focus(false) => {
                 held.clear();
+                stage.pointer_up();
+                continue;
+            }
+            WindowEvent::MouseButton(MouseButton::Button1, Action::Press, _) => {
+                let Some((x, y)) = cursor else { continue };
+                match stage.pointer_down(Vec2::new(x as f32, y as f32)) {
+                    Press::Scene(i) => request = Some(Request::Switch(i)),
+                    // The camera does not see the press that picked a body.
+                    Press::Picked(_) => event.inhibited = true,
+                    Press::Nothing => {}
+                }
+                continue;
+            }
+            WindowEvent::MouseButton(MouseButton::Button1, Action::Release, _) => {
+                stage.pointer_up();
+                continue;
+            }
+            WindowEvent::CursorPos(x, y, _) => {
+                cursor = Some((x, y));
+                if stage.held().is_some() {
+                    stage.pointer_move(Vec2::new(x as f32, y as f32));
+                }
                 continue;
             }
             _ => continue,
         };
         let first = held.press(key);
+        if let Some(r) = panel_key(stage, key) {
+            request = r.or(request);
+            continue;
+        }
         if driving && DriveKeys::is_drive_key(key) {
             continue;
         }
@@ -187,10 +262,25 @@ fn handle_events(
             continue;
         }
         match c {
-            Command::Scene(i) if i < count => switch = Some(i),
+            Command::Scene(i) if i < count => request = Some(Request::Switch(i)),
             Command::Scene(_) => {}
-            Command::PreviousScene => switch = Some((index + count - 1) % count),
-            Command::NextScene => switch = Some((index + 1) % count),
+            Command::PreviousScene => request = Some(Request::Switch((index + count - 1) % count)),
+            Command::NextScene => request = Some(Request::Switch((index + 1) % count)),
+            Command::Reload => request = Some(Request::Reload),
+            Command::ToggleSceneList => {
+                stage.settings_row = None;
+                stage.scene_list = match stage.scene_list.take() {
+                    Some(_) => None,
+                    None => Some(SceneList::new(names.to_vec(), index)),
+                };
+            }
+            Command::ToggleSettings => {
+                stage.scene_list = None;
+                stage.settings_row = match stage.settings_row {
+                    Some(_) => None,
+                    None => Some(0),
+                };
+            }
             other => {
                 if let Err(e) = stage.command(other, cursor) {
                     eprintln!("fathom view: {e}");
@@ -198,5 +288,43 @@ fn handle_events(
             }
         }
     }
-    switch
+    request
+}
+
+/// The arrows and enter while a panel shows: they move in the panel (and, for the scene
+/// list, enter shows the scene under the cursor). `None` when `key` is not the panel's;
+/// `Some(request)` when the panel took it.
+fn panel_key(stage: &mut Stage, key: Key) -> Option<Option<Request>> {
+    if let Some(list) = &mut stage.scene_list {
+        return match key {
+            Key::Up => {
+                list.move_cursor(-1);
+                Some(None)
+            }
+            Key::Down => {
+                list.move_cursor(1);
+                Some(None)
+            }
+            Key::Return | Key::NumpadEnter => Some(Some(Request::Switch(list.cursor))),
+            _ => None,
+        };
+    }
+    stage.settings_row?;
+    let result = match key {
+        Key::Up => {
+            stage.select_setting(-1);
+            Ok(())
+        }
+        Key::Down => {
+            stage.select_setting(1);
+            Ok(())
+        }
+        Key::Left => stage.adjust_setting(false),
+        Key::Right => stage.adjust_setting(true),
+        _ => return None,
+    };
+    if let Err(e) = result {
+        eprintln!("fathom view: {e}");
+    }
+    Some(None)
 }

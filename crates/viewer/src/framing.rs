@@ -242,6 +242,40 @@ pub fn project_2d(p: &Vector2, center: &Vector2, zoom: Real, width: u32, height:
     Vector2::new(width as Real * 0.5 + d.x, height as Real * 0.5 - d.y)
 }
 
+/// The ray from `eye` through pixel `px` (origin top left, y down) of a `width` x `height`
+/// image under the camera of [`project_3d`], as (origin, unit direction): its inverse, so
+/// a point on the ray projects back to `px`.
+pub fn unproject_3d(
+    eye: &Vector3,
+    at: &Vector3,
+    px: &Vector2,
+    width: u32,
+    height: u32,
+) -> (Vector3, Vector3) {
+    let forward = (at - eye).normalize();
+    let right = forward.cross(&Vector3::y()).normalize();
+    let up = right.cross(&forward);
+    let (w, h) = (width.max(1) as Real, height.max(1) as Real);
+    let tan_v = (FOV_Y * 0.5).tan();
+    let ndc_x = 2.0 * px.x / w - 1.0;
+    let ndc_y = 1.0 - 2.0 * px.y / h;
+    let dir = forward + right * (ndc_x * tan_v * (w / h)) + up * (ndc_y * tan_v);
+    (*eye, dir.normalize())
+}
+
+/// The world point under pixel `px` (origin top left, y down) of a `width` x `height`
+/// image under the 2D camera of [`frame_2d`]: the inverse of [`project_2d`].
+pub fn unproject_2d(
+    px: &Vector2,
+    center: &Vector2,
+    zoom: Real,
+    width: u32,
+    height: u32,
+) -> Vector2 {
+    let d = Vector2::new(px.x - width as Real * 0.5, height as Real * 0.5 - px.y) / zoom;
+    center + d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +285,24 @@ mod tests {
     fn place(w: &mut World3, desc: BodyDesc<3>, p: Vector3, shape: Shape<3>) {
         w.add_body(&desc.position(p).collider(ColliderDesc::new(shape)))
             .unwrap();
+    }
+
+    /// Unprojecting a pixel and projecting a point of its ray gives the pixel back.
+    #[test]
+    fn unprojection_inverts_projection() {
+        let (eye, at) = (Vector3::new(3.0, 4.0, 9.0), Vector3::new(0.5, 1.0, 0.0));
+        for px in [
+            Vector2::new(10.0, 20.0),
+            Vector2::new(320.0, 240.0),
+            Vector2::new(600.0, 470.0),
+        ] {
+            let (o, d) = unproject_3d(&eye, &at, &px, 640, 480);
+            let back = project_3d(&eye, &at, &(o + d * 7.0), 640, 480).unwrap();
+            assert!((back - px).norm() < 1e-2, "{px:?} -> {back:?}");
+            let c = Vector2::new(-2.0, 5.0);
+            let p = unproject_2d(&px, &c, 37.0, 640, 480);
+            assert!((project_2d(&p, &c, 37.0, 640, 480) - px).norm() < 1e-3);
+        }
     }
 
     #[test]

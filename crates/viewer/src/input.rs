@@ -41,6 +41,22 @@ pub enum Command {
     ToggleHelp,
     /// Toggle the per-stage timings (numbers and rolling graph).
     ToggleTimings,
+    /// Toggle centres of mass.
+    ToggleCenters,
+    /// Toggle island boxes (grey when the island sleeps).
+    ToggleIslands,
+    /// Toggle the swept paths and stops of continuous collision.
+    ToggleSweeps,
+    /// Toggle the ground grid.
+    ToggleGrid,
+    /// Show or hide the scene list (up / down / enter pick a scene while it shows).
+    ToggleSceneList,
+    /// Show or hide the settings panel (up / down pick a setting, left / right change it).
+    ToggleSettings,
+    /// Load the scene's file again from disk and restart it.
+    Reload,
+    /// Mesh shapes in finer detail (up to a limit, then back to the start).
+    MeshDetail,
 }
 
 /// The command bound to `key`, if any.
@@ -61,6 +77,14 @@ pub fn command_for(key: Key) -> Option<Command> {
         Key::J => ToggleJoints,
         Key::H => ToggleHelp,
         Key::T => ToggleTimings,
+        Key::M => ToggleCenters,
+        Key::I => ToggleIslands,
+        Key::V => ToggleSweeps,
+        Key::G => ToggleGrid,
+        Key::L => ToggleSceneList,
+        Key::O => ToggleSettings,
+        Key::F5 => Reload,
+        Key::U => MeshDetail,
         other => Scene(digit(other)?),
     })
 }
@@ -116,19 +140,21 @@ pub fn repeats(c: Command) -> bool {
 }
 
 /// The help lines shown at the top of the window.
-pub const HELP: [&str; 2] = [
-    "space / P pause | S step | R reset | F fire a ball | - / + slower / faster | 1-9, 0, arrows, PgUp / PgDn: scenes",
-    "C contacts | B boxes | Z sleep tint | J joints | T stage timings | H hide help | mouse: orbit, zoom, pan | Esc quit",
+pub const HELP: [&str; 3] = [
+    "space / P pause | S step | R reset | F fire a ball at the mouse | - / + slower / faster | L scene list | 1-9, 0, arrows, PgUp / PgDn: scenes",
+    "C contacts | B boxes | Z sleep tint | J joints | M mass centres | I islands | V sweeps | G grid | T stage timings | O settings | U mesh detail",
+    "left drag: pick and pull a body | F5 reload the file | H hide help | mouse: orbit (right: pan), wheel zoom | Esc quit",
 ];
 
 /// The help lines shown in a scene a controller drives (a car).
-pub const DRIVE_HELP: [&str; 2] = [
+pub const DRIVE_HELP: [&str; 3] = [
     "W / up throttle | S / down brake, reverse | A D / left right steer | space handbrake | P pause | . step | R reset | PgUp / PgDn, 1-9: scenes",
-    "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | T timings | H hide help | mouse: orbit, zoom | Esc quit",
+    "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | M centres | I islands | V sweeps | G grid | T timings | O settings",
+    "L scene list | left drag: pull a body | F5 reload | U mesh detail | H hide help | mouse: orbit, zoom | Esc quit",
 ];
 
 /// The help lines for a scene with (`driving`) or without a controller.
-pub fn help_lines(driving: bool) -> &'static [&'static str; 2] {
+pub fn help_lines(driving: bool) -> &'static [&'static str; 3] {
     if driving {
         &DRIVE_HELP
     } else {
@@ -151,15 +177,26 @@ pub struct Overlays {
     pub help: bool,
     /// Per-stage timings: numbers and a rolling graph.
     pub timings: bool,
+    /// Centres of mass.
+    pub centers: bool,
+    /// Island boxes (grey for sleeping islands).
+    pub islands: bool,
+    /// Swept paths and stops of continuous collision.
+    pub sweeps: bool,
+    /// A grid on the ground.
+    pub grid: bool,
 }
 
 impl Overlays {
-    /// What a window shows when a scene with `joints` joints opens: the help line, and the
-    /// joints when there are any (a cradle's strings, a door's hinge would be hidden else).
+    /// What a window shows when a scene with `joints` joints opens: the help line, the
+    /// ground grid, the swept paths of fast bodies, and the joints when there are any (a
+    /// cradle's strings, a door's hinge would be hidden else).
     pub fn on_open(joints: usize) -> Self {
         Self {
             help: true,
             joints: joints > 0,
+            grid: true,
+            sweeps: true,
             ..Self::default()
         }
     }
@@ -173,6 +210,10 @@ impl Overlays {
             Command::ToggleJoints => &mut self.joints,
             Command::ToggleHelp => &mut self.help,
             Command::ToggleTimings => &mut self.timings,
+            Command::ToggleCenters => &mut self.centers,
+            Command::ToggleIslands => &mut self.islands,
+            Command::ToggleSweeps => &mut self.sweeps,
+            Command::ToggleGrid => &mut self.grid,
             _ => return false,
         };
         *flag = !*flag;

@@ -11,6 +11,8 @@
 //!   says where each body will be in such a picture, without rendering.
 //! - [`display_available`] / [`probe_adapter`]: whether a window, or at least
 //!   offscreen rendering, is possible here, as typed errors rather than panics.
+//! - Picking and dragging ([`pick`]): a ray cast through the world's query API picks a
+//!   dynamic body and a soft spring drags it to the cursor, in both dimensions.
 //! - [`Controller`]: a hook for scenes driven by more than the world (a
 //!   [`NamedScene`] may carry one): it gets the driving keys and the world
 //!   before each step, may name a body for a chase camera to follow, draws
@@ -37,14 +39,19 @@ mod device;
 mod error;
 pub mod fill2d;
 pub mod framing;
+pub mod grid;
 pub mod input;
 pub mod meshing;
 mod offscreen;
 pub mod overlay;
 pub mod palette;
+pub mod panel;
+pub mod pick;
 mod scenes;
+pub mod settings;
 pub mod sim;
 pub mod stage;
+pub mod sweeps;
 pub mod timings;
 pub mod view2d;
 pub mod view3d;
@@ -54,6 +61,7 @@ pub use controller::{Controller, DriveKeys, Follow, Part, SceneController};
 pub use device::{display_available, probe_adapter};
 pub use error::ViewerError;
 pub use offscreen::{
-    body_layout, render_offscreen, screenshot, screenshot_with, Capture, OffscreenOptions, RgbImage,
+    body_layout, render_offscreen, render_staged, screenshot, screenshot_with, Capture,
+    OffscreenOptions, RgbImage, ScriptedDrag, Staging,
 };
-pub use scenes::{find_scene, load_scene, load_scene_dir, NamedScene};
+pub use scenes::{find_scene, load_scene, load_scene_dir, NamedScene, Reload, Source};

@@ -1,5 +1,8 @@
 //! Turning colliders' fields into drawable triangles, once per distinct shape.
 //!
+//! The mesh detail key (U) multiplies every resolution below by a fineness of
+//! 2, 4 or 8 ([`mesh_3d_fine`], [`fill_2d_fine`]) and meshes the scene again.
+//!
 //! 3D shapes are meshed with fathom-sdf's surface nets ([`fathom_sdf::mesh_sdf`]),
 //! 2D shapes are filled with [`crate::fill2d`]. Both run at a resolution
 //! relative to the shape's size ([`CELLS_ACROSS_3D`], [`CELLS_ACROSS_2D`]
@@ -62,6 +65,17 @@ where
 /// 12 triangles (surface nets would spend thousands on its flat faces, which a software
 /// rasteriser then draws for every box of a pyramid).
 pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>, scene_radius: Real) -> Option<Mesh3> {
+    mesh_3d_fine(shape, clip, scene_radius, 1.0)
+}
+
+/// [`mesh_3d`] with `fineness` times the cells across (the mesh detail key): curved
+/// shapes (gears, CSG rims) lose their facets, at the cost of more triangles.
+pub fn mesh_3d_fine(
+    shape: &Shape3,
+    clip: &Aabb<3>,
+    scene_radius: Real,
+    fineness: Real,
+) -> Option<Mesh3> {
     if let ShapeKind::Cuboid { half_extents } = shape.kind() {
         return Some(box_mesh(&half_extents));
     }
@@ -70,7 +84,8 @@ pub fn mesh_3d(shape: &Shape3, clip: &Aabb<3>, scene_radius: Real) -> Option<Mes
     if !b.is_valid() {
         return None;
     }
-    let cell = cell_3d(&b.extents(), detail_3d(b.extents().max(), scene_radius));
+    let across = detail_3d(b.extents().max(), scene_radius) * fineness.max(1.0);
+    let cell = cell_3d(&b.extents(), across);
     let m = match fathom_sdf::mesh_sdf(&target, cell) {
         Ok(m) => m,
         Err(e) => {
@@ -157,6 +172,11 @@ pub fn box_fill(h: &Vector2) -> FilledShape2 {
 /// Fills a 2D shape (clipped to `clip` when unbounded). `None` when it has no inside.
 /// A box is filled exactly (two triangles).
 pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
+    fill_2d_fine(shape, clip, 1.0)
+}
+
+/// [`fill_2d`] with `fineness` times the cells across (the mesh detail key).
+pub fn fill_2d_fine(shape: &Shape2, clip: &Aabb<2>, fineness: Real) -> Option<FilledShape2> {
     if let ShapeKind::Cuboid { half_extents } = shape.kind() {
         return Some(box_fill(&half_extents));
     }
@@ -168,7 +188,8 @@ pub fn fill_2d(shape: &Shape2, clip: &Aabb<2>) -> Option<FilledShape2> {
     // Fine enough across the largest extent, and across the smallest so that the corners
     // of a thin wall are not visibly cut (a corner loses at most half a cell).
     let ext = b.extents();
-    let cell = (ext.max() / CELLS_ACROSS_2D).min(ext.min() / MIN_CELLS_ACROSS_2D);
+    let cell =
+        (ext.max() / CELLS_ACROSS_2D).min(ext.min() / MIN_CELLS_ACROSS_2D) / fineness.max(1.0);
     // One cell of border so the outline closes around shapes touching their bounds.
     let f = fill_sdf_2d(&target, &b.loosened(cell), cell);
     (!f.triangles.is_empty()).then_some(f)

@@ -17,10 +17,12 @@ use crate::framing::{
     chase_2d, chase_3d, frame_2d, frame_3d, project_box_2d, project_box_3d, scene_bounds,
 };
 use crate::input::Overlays;
+use crate::panel::SceneList;
 use crate::scenes::NamedScene;
 use crate::sim::Simulation;
 use crate::stage::{collect_boxes, simulate, AnySimulation, BodyBox, Stage};
 use fathom_math::Real;
+use glamx::Vec2;
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface};
 use std::cell::RefCell;
 use std::path::Path;
@@ -49,6 +51,10 @@ pub struct OffscreenOptions {
     /// Frame the camera on the scene as it is at each captured frame; otherwise it keeps
     /// the framing of the initial state (so motion shows as motion in the picture).
     pub reframe: bool,
+    /// Also draw what a window draws when the scene opens ([`Overlays::on_open`]: the
+    /// joints where the scene has any, the ground grid), less the help lines and the swept
+    /// paths (screenshots of a moment show no trail of earlier ones).
+    pub as_opened: bool,
 }
 
 impl Default for OffscreenOptions {
@@ -63,6 +69,7 @@ impl Default for OffscreenOptions {
             antialias: true,
             shadows: true,
             reframe: true,
+            as_opened: false,
         }
     }
 }
@@ -90,6 +97,31 @@ pub struct Capture {
     pub image: RgbImage,
     /// Where each body (with a bounded shape) is in the picture, and its colour.
     pub bodies: Vec<BodyBox>,
+    /// The body a scripted drag holds ([`Staging::drag`]), if it picked one.
+    pub picked: Option<fathom_world::BodyHandle>,
+}
+
+/// What an offscreen render shows and does besides stepping the scene, as a person would
+/// in a window: the scene list, the settings panel, a drag with the mouse.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Staging {
+    /// The scene list, as key L shows it.
+    pub scene_list: Option<SceneList>,
+    /// The settings panel with this row selected, as key O shows it.
+    pub settings_row: Option<usize>,
+    /// A drag with the left mouse button.
+    pub drag: Option<ScriptedDrag>,
+}
+
+/// A drag with the left mouse button: before the first step it goes down at pixel `from`
+/// (origin top left; picking the body there) and the cursor moves to pixel `to`, where
+/// it stays, the button held, for every frame rendered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScriptedDrag {
+    /// Where the button goes down, pixels.
+    pub from: [f32; 2],
+    /// Where the cursor then holds the body, pixels.
+    pub to: [f32; 2],
 }
 
 /// Steps `scene` `frames` times and writes the last frame to a PNG at `path` (1280 x 720,
@@ -130,10 +162,20 @@ pub fn render_offscreen(
     opts: &OffscreenOptions,
     frames: &[u32],
 ) -> Result<Vec<Capture>, ViewerError> {
+    render_staged(scene, opts, &Staging::default(), frames)
+}
+
+/// [`render_offscreen`] with what `staging` shows and does (a scene list, a drag).
+pub fn render_staged(
+    scene: &NamedScene,
+    opts: &OffscreenOptions,
+    staging: &Staging,
+    frames: &[u32],
+) -> Result<Vec<Capture>, ViewerError> {
     opts.validate()?;
     probe_adapter()?;
-    let (scene, opts, frames) = (scene.clone(), *opts, frames.to_vec());
-    on_render_thread(move || render_here(&scene, &opts, frames))
+    let (scene, opts, staging, frames) = (scene.clone(), *opts, staging.clone(), frames.to_vec());
+    on_render_thread(move || render_here(&scene, &opts, &staging, frames))
 }
 
 /// Where each body (with a bounded shape) appears, and in what colour, in the pictures
@@ -242,6 +284,7 @@ fn on_render_thread<T: Send + 'static>(
 fn render_here(
     scene: &NamedScene,
     opts: &OffscreenOptions,
+    staging: &Staging,
     mut frames: Vec<u32>,
 ) -> Result<Vec<Capture>, ViewerError> {
     frames.sort_unstable();
@@ -263,7 +306,7 @@ fn render_here(
     } else {
         NumSamples::One
     });
-    let result = render_on(&mut surface, scene, opts, frames);
+    let result = render_on(&mut surface, scene, opts, staging, frames);
     SURFACE.with_borrow_mut(|s| *s = Some(surface));
     result
 }
@@ -272,14 +315,28 @@ fn render_on(
     surface: &mut OffscreenSurface,
     scene: &NamedScene,
     opts: &OffscreenOptions,
+    staging: &Staging,
     frames: Vec<u32>,
 ) -> Result<Vec<Capture>, ViewerError> {
     let mut stage = Stage::new(scene, opts.width, opts.height)?;
+    let opened = stage.overlays;
+    let mut overlays = opts.overlays;
+    if opts.as_opened {
+        overlays.joints |= opened.joints;
+        overlays.grid |= opened.grid;
+    }
     stage.overlays = Overlays {
         help: false,
-        ..opts.overlays
+        ..overlays
     };
     stage.show_hud = opts.hud;
+    stage.scene_list = staging.scene_list.clone();
+    stage.settings_row = staging.settings_row;
+    if let Some(d) = staging.drag {
+        let (from, to) = (Vec2::new(d.from[0], d.from[1]), Vec2::new(d.to[0], d.to[1]));
+        stage.pointer_down(from);
+        stage.pointer_move(to);
+    }
     let mut out = Vec::with_capacity(frames.len());
     let mut taken = 0;
     for f in frames {
@@ -295,6 +352,7 @@ fn render_on(
             frame: f,
             image: surface.snap_image(),
             bodies: stage.body_boxes(),
+            picked: stage.held(),
         });
     }
     Ok(out)

@@ -6,6 +6,25 @@ use crate::controller::SceneController;
 use crate::error::ViewerError;
 use fathom_world::SceneFile;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Loads a scene again from where it came from (its file): what the reload key runs.
+pub type Reload = Arc<dyn Fn() -> Result<NamedScene, ViewerError> + Send + Sync>;
+
+/// How a scene is loaded again, if it came from somewhere it can be read again from.
+#[derive(Clone, Default)]
+pub struct Source(Option<Reload>);
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Source(reloadable)"
+        } else {
+            "Source(none)"
+        })
+    }
+}
+
 /// A scene with the name it is shown and picked by, and what drives it besides the
 /// world, if anything.
 #[derive(Clone, Debug)]
@@ -17,6 +36,8 @@ pub struct NamedScene {
     /// A controller of the scene's dimension (a vehicle, say), attached to each world built
     /// from the scene.
     pub controller: Option<SceneController>,
+    /// How to load it again (scenes built in code have nothing to reload).
+    pub source: Source,
 }
 
 impl NamedScene {
@@ -26,7 +47,29 @@ impl NamedScene {
             name: name.into(),
             scene: scene.into(),
             controller: None,
+            source: Source::default(),
         }
+    }
+
+    /// The scene, loaded again by `reload` when the reload key is pressed (a file's loader
+    /// reads the file again, so an edit shows).
+    pub fn with_reload(
+        mut self,
+        reload: impl Fn() -> Result<NamedScene, ViewerError> + Send + Sync + 'static,
+    ) -> Self {
+        self.source = Source(Some(Arc::new(reload)));
+        self
+    }
+
+    /// The scene loaded again from its source: `None` for a scene with none (built in
+    /// code), else the fresh scene or why it could not be loaded (the file is bad now).
+    pub fn reload(&self) -> Option<Result<NamedScene, ViewerError>> {
+        let fresh = (self.source.0.as_ref()?)();
+        // The fresh scene keeps the way back to its source, whatever its loader set.
+        Some(fresh.map(|mut s| {
+            s.source = self.source.clone();
+            s
+        }))
     }
 
     /// The scene driven by `controller` as well as by the world; a controller of the
@@ -63,7 +106,8 @@ pub fn load_scene(path: impl AsRef<Path>) -> Result<NamedScene, ViewerError> {
             source,
         },
     })?;
-    Ok(NamedScene::new(name, scene))
+    let again = path.to_path_buf();
+    Ok(NamedScene::new(name, scene).with_reload(move || load_scene(&again)))
 }
 
 /// Loads every `*.ron` scene file of a folder, sorted by file name (so number keys are

@@ -15,6 +15,9 @@
 
 use crate::controller::{Controller, DriveKeys};
 use crate::error::ViewerError;
+use crate::pick::{pick, spring_impulse, Grab};
+use crate::settings::{Setting, Tuning};
+use crate::sweeps::Sweeps;
 use crate::timings::StageHistory;
 use fathom_math::{Aabb, Dim, Real, Space, Vector};
 use fathom_sdf::Sdf;
@@ -69,6 +72,12 @@ where
     ms_per_step: Option<f64>,
     stages: StageHistory,
     fired: Vec<BodyHandle>,
+    /// The body the mouse holds, if any.
+    grab: Option<Grab<D>>,
+    /// The last steps' swept motions (continuous collision).
+    sweeps: Sweeps<D>,
+    /// Settings changed at run time, applied to every world built.
+    tuning: Tuning,
     controller: Option<Box<dyn Controller<D>>>,
     /// The driving keys, once one was pressed since the last reset.
     keys: Option<DriveKeys>,
@@ -106,6 +115,9 @@ where
             ms_per_step: None,
             stages: StageHistory::default(),
             fired: Vec::new(),
+            grab: None,
+            sweeps: Sweeps::default(),
+            tuning: Tuning::default(),
             controller,
             keys: None,
             controller_error: None,
@@ -179,13 +191,16 @@ where
     /// Rebuilds the world from the scene (fired balls go away) and attaches the
     /// controller to it again, back on its script; pause and time scale stay.
     pub fn reset(&mut self) {
-        // The scene built once already, so it builds again.
-        if let Ok(w) = self.scene.build() {
+        // The scene built once already, so it builds again (tuned settings are checked
+        // when they are made).
+        if let Ok(w) = build_tuned(&self.scene, &self.tuning) {
             self.world = w;
         }
         self.accumulator = 0.0;
         self.stages.clear();
         self.fired.clear();
+        self.grab = None;
+        self.sweeps.clear();
         self.keys = None;
         self.controller_error = None;
         if let Some(c) = &mut self.controller {
@@ -203,19 +218,110 @@ where
 
     /// Takes one step now, paused or not, and times it (the controller's part included).
     pub fn step_once(&mut self) {
+        // The viewer's own bookkeeping (the drag spring, the sweep record) is not timed.
+        self.pull_grab();
         let t0 = Instant::now();
         if let (Some(c), None) = (&mut self.controller, &self.controller_error) {
             if let Err(e) = c.before_step(&mut self.world, self.keys.as_ref()) {
                 self.controller_failed(e);
             }
         }
+        let t1 = Instant::now();
+        self.sweeps.before_step(&self.world);
+        let t2 = Instant::now();
         self.world.step();
+        let ms = ((t1 - t0) + t2.elapsed()).as_secs_f64() * 1e3;
+        self.sweeps.after_step(&self.world);
         self.stages.push(self.world.profile());
-        let ms = t0.elapsed().as_secs_f64() * 1e3;
         self.ms_per_step = Some(match self.ms_per_step {
             Some(avg) => avg + (ms - avg) * STEP_TIME_SMOOTHING,
             None => ms,
         });
+    }
+
+    /// The settings changed at run time.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    /// Moves `setting` one step up or down (see [`crate::settings`]); a change the world
+    /// refuses is undone and returned as its error. A margin change rebuilds the scene.
+    pub fn adjust(&mut self, setting: Setting, up: bool) -> Result<(), ViewerError> {
+        if setting == Setting::TimeScale {
+            if up {
+                self.faster();
+            } else {
+                self.slower();
+            }
+            return Ok(());
+        }
+        let before = self.tuning;
+        let rebuild = self.tuning.adjust(setting, up, self.world.settings());
+        let applied = if rebuild {
+            build_tuned(&self.scene, &self.tuning).map(|_| self.reset())
+        } else {
+            let s = self.tuning.settings(&self.scene, self.world.settings());
+            self.world.set_settings(s).map_err(ViewerError::World)
+        };
+        if applied.is_err() {
+            self.tuning = before;
+        }
+        applied
+    }
+
+    /// Picks the dynamic body the ray `origin + t dir` (`t` up to `max_dist`) meets first
+    /// and holds it by the point it met (see [`crate::pick`]); `None` (and nothing held)
+    /// when the ray meets no dynamic body first.
+    pub fn pick(
+        &mut self,
+        origin: Vector<D>,
+        dir: Vector<D>,
+        max_dist: Real,
+    ) -> Option<BodyHandle> {
+        self.grab = pick(&self.world, &origin, &dir, max_dist);
+        self.grab.map(|g| g.body)
+    }
+
+    /// Moves the cursor holding the picked body to `target` (world); ignored when nothing
+    /// is held or `target` is not finite.
+    pub fn drag_to(&mut self, target: Vector<D>) {
+        if let Some(g) = &mut self.grab {
+            if target.iter().all(|x| x.is_finite()) {
+                g.target = target;
+            }
+        }
+    }
+
+    /// Lets go of the picked body.
+    pub fn release(&mut self) {
+        self.grab = None;
+    }
+
+    /// The last steps' swept motions and where sweeps stopped bodies.
+    pub fn sweeps(&self) -> &Sweeps<D> {
+        &self.sweeps
+    }
+
+    /// The body the mouse holds, if any (and where).
+    pub fn grab(&self) -> Option<&Grab<D>> {
+        self.grab.as_ref()
+    }
+
+    /// The drag spring's pull for this step (see [`crate::pick`]); a body gone since it
+    /// was picked is let go.
+    fn pull_grab(&mut self) {
+        let Some(g) = self.grab else { return };
+        let dt = self.world.settings().dt;
+        match spring_impulse(&self.world, &g, dt) {
+            Some(pull) => {
+                // The impulses are finite and capped, the body live: the world accepts them.
+                let _ = self
+                    .world
+                    .apply_impulse_at_point(g.body, pull.impulse, pull.point);
+                let _ = self.world.apply_angular_impulse(g.body, pull.angular);
+            }
+            None => self.grab = None,
+        }
     }
 
     /// Takes `n` steps now, regardless of pause and time scale.
@@ -327,6 +433,24 @@ where
             time: w.step_count() as Real * w.settings().dt,
         }
     }
+}
+
+/// `scene`'s world with `tuning` applied (the scene's own world when nothing is tuned).
+fn build_tuned<const D: usize>(scene: &Scene<D>, tuning: &Tuning) -> Result<World<D>, ViewerError>
+where
+    Space<D>: Dim<D>,
+{
+    let scene_error = |source| ViewerError::Scene {
+        path: "<scene>".into(),
+        source,
+    };
+    if *tuning == Tuning::default() {
+        return scene.build().map_err(scene_error);
+    }
+    let mut world = tuning.scene(scene).build().map_err(scene_error)?;
+    let settings = tuning.settings(scene, world.settings());
+    world.set_settings(settings)?;
+    Ok(world)
 }
 
 #[cfg(test)]

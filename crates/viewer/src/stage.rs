@@ -6,9 +6,11 @@
 use crate::controller::{DriveKeys, SceneController};
 use crate::error::ViewerError;
 use crate::input::{Command, Overlays};
-use crate::overlay::hud_lines;
+use crate::overlay::{grab_geometry, hud_lines, overlay_geometry, OverlayGeometry};
 use crate::palette::{Rgb, BACKGROUND};
+use crate::panel::{Anchor, Rect, SceneList, TextPanel, HIGHLIGHT, PANEL, TEXT};
 use crate::scenes::NamedScene;
+use crate::settings::{describe, SETTINGS};
 use crate::sim::{SimStats, Simulation};
 use crate::timings::{GraphFrame, HISTORY, STAGES, STAGE_COLOURS};
 use crate::view2d::View2;
@@ -29,6 +31,12 @@ pub const FIRE_SPEED: Real = 50.0;
 const HUD_TEXT_SIZE: f32 = 19.0;
 /// Text size of the stage timings, pixels.
 const TIMINGS_TEXT_SIZE: f32 = 16.0;
+/// Text size of the scene list and the settings panel, pixels.
+const LIST_TEXT_SIZE: f32 = 17.0;
+/// The finest mesh detail level (8 times the usual cells across).
+pub const MAX_MESH_LEVEL: u32 = 3;
+/// The settings panel's heading line.
+pub const SETTINGS_HEADING: &str = "settings: up / down pick, left / right change | O hides";
 
 /// How fast a window's chase camera catches up with the body it follows, per second:
 /// it closes 1 - exp(-rate t) of the gap in t seconds (95% in half a second).
@@ -77,6 +85,23 @@ pub struct Stage {
     width: u32,
     height: u32,
     font: Arc<Font>,
+    /// The scene list, when it shows.
+    pub scene_list: Option<SceneList>,
+    /// The settings panel's selected row, when the panel shows.
+    pub settings_row: Option<usize>,
+    /// Mesh detail level: shapes are meshed at `2^level` times the usual resolution.
+    mesh_level: u32,
+}
+
+/// What a press of the left mouse button did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Press {
+    /// It picked this body; it is dragged until the button goes up.
+    Picked(BodyHandle),
+    /// It chose this scene in the scene list (the caller switches to it).
+    Scene(usize),
+    /// It fell on a panel, or on nothing that can be picked.
+    Nothing,
 }
 
 impl Stage {
@@ -106,6 +131,9 @@ impl Stage {
             width,
             height,
             font: Font::default(),
+            scene_list: None,
+            settings_row: None,
+            mesh_level: 0,
         })
     }
 
@@ -158,6 +186,10 @@ impl Stage {
     /// `cursor` is the mouse position in pixels, if known.
     pub fn command(&mut self, c: Command, cursor: Option<(f64, f64)>) -> Result<(), ViewerError> {
         if self.overlays.apply(c) {
+            return Ok(());
+        }
+        if c == Command::MeshDetail {
+            self.mesh_finer();
             return Ok(());
         }
         let size = Vec2::new(self.width as f32, self.height as f32);
@@ -222,14 +254,20 @@ impl Stage {
                 if let Some(c) = s.controller() {
                     v.sync_parts(&c.parts(), &c.part_poses(s.world()));
                 }
-                v.draw_overlays(window, s.world(), &overlays);
+                let g = geometry(s, v.bounds().radius(), &overlays);
+                v.draw_overlays(window, &g);
             }
             Active::Three(s, v) => {
                 v.sync(s.world(), s.fired(), &overlays);
                 if let Some(c) = s.controller() {
                     v.sync_parts(&c.parts(), &c.part_poses(s.world()));
                 }
-                v.draw_overlays(window, s.world(), &overlays);
+                let mut g = geometry(s, v.bounds().radius(), &overlays);
+                if overlays.grid {
+                    g.lines
+                        .extend(v.grid().iter().map(|l| (*l, crate::grid::GRID)));
+                }
+                v.draw_overlays(window, &g);
             }
         }
         if self.show_hud {
@@ -244,18 +282,183 @@ impl Stage {
         };
         let mut lines = hud_lines(&self.name, self.dim(), &self.stats(), fps, paused, scale);
         lines.extend(extra);
+        if self.mesh_level > 0 {
+            lines.push(format!(
+                "mesh detail x{} (U: finer, then back)",
+                1u32 << self.mesh_level
+            ));
+        }
         if self.overlays.help {
             let help = crate::input::help_lines(self.has_controller());
             lines.extend(help.iter().map(|l| l.to_string()));
         }
-        let text = Rgb::new(0.92, 0.92, 0.92);
-        for (i, line) in lines.iter().enumerate() {
-            let y = 8.0 + i as f32 * HUD_TEXT_SIZE * 1.15;
-            self.shadowed_text(window, line, Vec2::new(10.0, y), HUD_TEXT_SIZE, text);
+        let lines = lines.into_iter().map(|l| (l, TEXT)).collect();
+        let status = TextPanel::new(lines, HUD_TEXT_SIZE, &self.font, Anchor::Left, 4.0, 4.0);
+        self.draw_panel(window, &status);
+        let mut top = 4.0;
+        if let Some(list) = self.scene_list_panel() {
+            self.draw_panel(window, &list);
+            top = list.rect.max.y + 6.0;
+        }
+        if let Some(settings) = self.settings_panel(top) {
+            self.draw_panel(window, &settings);
         }
         if self.overlays.timings {
             self.draw_timings(window);
         }
+    }
+
+    /// The scene list's panel, when the list shows (see [`scene_list_panel`]).
+    pub fn scene_list_panel(&self) -> Option<TextPanel> {
+        let list = self.scene_list.as_ref()?;
+        Some(scene_list_panel(list, self.width))
+    }
+
+    /// The settings panel at the top right, its top at `top`, when it shows.
+    pub fn settings_panel(&self, top: f32) -> Option<TextPanel> {
+        let row = self.settings_row?;
+        let settings = match &self.active {
+            Active::Two(s, _) => describe_all(s),
+            Active::Three(s, _) => describe_all(s),
+        };
+        let mut lines = vec![(SETTINGS_HEADING.to_string(), TEXT)];
+        lines.extend(settings.into_iter().map(|l| (l, TEXT)));
+        let x = self.width as f32 - 4.0;
+        let mut p = TextPanel::new(lines, LIST_TEXT_SIZE, &self.font, Anchor::Right, x, top);
+        p.highlight = Some(row + 1);
+        Some(p)
+    }
+
+    /// A panel and its text, its highlighted row lit.
+    fn draw_panel(&self, window: &mut Window, p: &TextPanel) {
+        self.fill_rect(window, &p.rect, PANEL);
+        if let Some(i) = p.highlight.filter(|i| *i < p.lines.len()) {
+            self.fill_rect(window, &p.row(i), HIGHLIGHT);
+        }
+        for (i, (line, colour)) in p.lines.iter().enumerate() {
+            window.draw_text(line, p.text_at(i), p.size, &self.font, colour.to_kiss());
+        }
+    }
+
+    /// A filled pixel rectangle (origin top left), as one line as thick as it is high.
+    fn fill_rect(&self, window: &mut Window, r: &Rect, colour: Rgb) {
+        let k = window.scale_factor() as f32;
+        let mid = 0.5 * (r.min.y + r.max.y);
+        let (a, b) = (Vec2::new(r.min.x, mid), Vec2::new(r.max.x, mid));
+        let (a, b) = (self.overlay_point(a, k), self.overlay_point(b, k));
+        window.draw_line_2d(a, b, colour.to_kiss(), r.max.y - r.min.y);
+    }
+
+    /// Presses the left mouse button at pixel `at`: a row of the scene list chooses a
+    /// scene, a click on another panel does nothing, else the body under the cursor is
+    /// picked (see [`crate::pick`]) and held until [`Stage::pointer_up`].
+    pub fn pointer_down(&mut self, at: Vec2) -> Press {
+        if let Some(p) = self.scene_list_panel() {
+            if let Some(row) = p.hit(at) {
+                let list = self.scene_list.as_ref().expect("the panel shows the list");
+                return list.scene_of_row(row).map_or(Press::Nothing, Press::Scene);
+            }
+        }
+        let size = self.size();
+        let picked = match &mut self.active {
+            Active::Two(s, v) => {
+                let (o, d, m) = v.pick_ray(at, size);
+                s.pick(o, d, m)
+            }
+            Active::Three(s, v) => {
+                let (o, d, m) = v.pick_ray(at, size);
+                let picked = s.pick(o, d, m);
+                // While a body is held the left button drags it, not the camera.
+                v.set_mouse_orbit(picked.is_none());
+                picked
+            }
+        };
+        picked.map_or(Press::Nothing, Press::Picked)
+    }
+
+    /// Moves the cursor holding a picked body to pixel `at` (nothing when none is held).
+    pub fn pointer_move(&mut self, at: Vec2) {
+        let size = self.size();
+        match &mut self.active {
+            Active::Two(s, v) => {
+                if let Some(g) = s.grab().copied() {
+                    s.drag_to(v.drag_target(at, size, &g.target));
+                }
+            }
+            Active::Three(s, v) => {
+                if let Some(g) = s.grab().copied() {
+                    s.drag_to(v.drag_target(at, size, &g.target));
+                }
+            }
+        }
+    }
+
+    /// Lets go of the picked body; the left button orbits the camera again.
+    pub fn pointer_up(&mut self) {
+        match &mut self.active {
+            Active::Two(s, _) => s.release(),
+            Active::Three(s, v) => {
+                s.release();
+                v.set_mouse_orbit(true);
+            }
+        }
+    }
+
+    /// The body the mouse holds, if any.
+    pub fn held(&self) -> Option<BodyHandle> {
+        match &self.active {
+            Active::Two(s, _) => s.grab().map(|g| g.body),
+            Active::Three(s, _) => s.grab().map(|g| g.body),
+        }
+    }
+
+    /// Moves the settings panel's selection by `delta` rows (wrapping), when it shows.
+    pub fn select_setting(&mut self, delta: isize) {
+        if let Some(row) = &mut self.settings_row {
+            let n = SETTINGS.len() as isize;
+            *row = (*row as isize + delta).rem_euclid(n) as usize;
+        }
+    }
+
+    /// Moves the selected setting one step up or down (see [`crate::settings`]).
+    pub fn adjust_setting(&mut self, up: bool) -> Result<(), ViewerError> {
+        let Some(row) = self.settings_row else {
+            return Ok(());
+        };
+        let setting = SETTINGS[row];
+        match &mut self.active {
+            Active::Two(s, _) => s.adjust(setting, up),
+            Active::Three(s, _) => s.adjust(setting, up),
+        }
+    }
+
+    /// Meshes every shape again one detail level finer (twice the cells across), back to
+    /// the usual detail after [`MAX_MESH_LEVEL`]; the camera stays where it is.
+    pub fn mesh_finer(&mut self) {
+        self.mesh_level = (self.mesh_level + 1) % (MAX_MESH_LEVEL + 1);
+        let fine = (1u32 << self.mesh_level) as Real;
+        let (w, h) = (self.width, self.height);
+        match &mut self.active {
+            Active::Two(s, v) => {
+                let camera = v.camera;
+                **v = View2::with_fineness(s.world(), w, h, fine);
+                v.camera = camera;
+            }
+            Active::Three(s, v) => {
+                let camera = v.camera;
+                **v = View3::with_fineness(s.world(), w, h, fine);
+                v.camera = camera;
+            }
+        }
+    }
+
+    /// The mesh detail level (0: the usual).
+    pub fn mesh_level(&self) -> u32 {
+        self.mesh_level
+    }
+
+    fn size(&self) -> Vec2 {
+        Vec2::new(self.width as f32, self.height as f32)
     }
 
     /// `line` at `at` (pixels, top left) with a dark copy under it, legible over a light
@@ -296,16 +499,24 @@ impl Stage {
             height: STAGES as f32 * line_h,
         };
         let top = frame.bottom - frame.height;
-        // A dark panel under it all (one line as wide as the panel is high) keeps the text
-        // and bars legible over a light ground.
-        let (panel_top, panel_bottom) = (top - 2.0 * line_h - 8.0, frame.bottom + 6.0);
-        let mid = 0.5 * (panel_top + panel_bottom);
-        let panel = Rgb::new(0.1, 0.1, 0.12).to_kiss();
-        let (a, b) = (
-            Vec2::new(4.0, mid),
-            Vec2::new(frame.left + frame.width + 180.0, mid),
-        );
-        window.draw_line_2d(to_camera(a), to_camera(b), panel, panel_bottom - panel_top);
+        let (heading, stages) = history.lines();
+        // A dark panel under it all, as wide as the widest text, keeps the text and bars
+        // legible over a light ground.
+        let width = |l: &String| crate::panel::text_width(&self.font, l, size);
+        let right = heading
+            .iter()
+            .map(|l| frame.left + width(l))
+            .chain(
+                stages
+                    .iter()
+                    .map(|l| frame.left + frame.width + 12.0 + width(l)),
+            )
+            .fold(0.0, f32::max);
+        let panel = Rect {
+            min: Vec2::new(4.0, top - 2.0 * line_h - 8.0),
+            max: Vec2::new(right + 8.0, frame.bottom + 6.0),
+        };
+        self.fill_rect(window, &panel, PANEL);
         let grey = Rgb::new(0.6, 0.6, 0.6).to_kiss();
         for y in [top, frame.bottom] {
             let (a, b) = (
@@ -319,7 +530,6 @@ impl Stage {
             let (a, b) = (Vec2::new(s.x, s.top), Vec2::new(s.x, s.bottom));
             window.draw_line_2d(to_camera(a), to_camera(b), colour, 2.0);
         }
-        let (heading, stages) = history.lines();
         let text = Rgb::new(0.92, 0.92, 0.92);
         for (i, line) in heading.iter().enumerate() {
             let y = top - (2 - i) as f32 * line_h - 4.0;
@@ -407,6 +617,49 @@ where
         });
     }
     out
+}
+
+/// The scene list's panel in a window `width` pixels wide: at the top right, its names in
+/// the viewer's font, the cursor's row highlighted.
+pub fn scene_list_panel(list: &SceneList, width: u32) -> TextPanel {
+    let x = width as f32 - 4.0;
+    let font = Font::default();
+    let mut p = TextPanel::new(list.lines(), LIST_TEXT_SIZE, &font, Anchor::Right, x, 4.0);
+    p.highlight = Some(list.cursor + 1);
+    p
+}
+
+/// What the overlays draw for `sim` this frame (world frame): the world's overlays
+/// (normals scaled to a scene of radius `radius`), the drag spring while a body is held,
+/// and the swept paths when they are on.
+fn geometry<const D: usize>(
+    sim: &Simulation<D>,
+    radius: Real,
+    overlays: &Overlays,
+) -> OverlayGeometry<D>
+where
+    Space<D>: Dim<D>,
+{
+    let mut g = overlay_geometry(sim.world(), overlays, radius * 0.08);
+    if let Some(grab) = sim.grab() {
+        g.extend(grab_geometry(sim.world(), grab));
+    }
+    if overlays.sweeps {
+        g.extend(sim.sweeps().geometry());
+    }
+    g
+}
+
+/// Every setting's line for the settings panel.
+fn describe_all<const D: usize>(sim: &Simulation<D>) -> Vec<String>
+where
+    Space<D>: Dim<D>,
+{
+    let current = sim.world().settings();
+    SETTINGS
+        .iter()
+        .map(|s| describe(*s, sim.tuning(), current, sim.time_scale()))
+        .collect()
 }
 
 /// The controller's status lines (and why it stopped, if it did).

@@ -8,8 +8,8 @@ use crate::batches::{part_frame, Batches, Instance};
 use crate::controller::Part;
 use crate::framing::{chase_2d, clip_box, frame_2d, project_box_2d, scene_bounds};
 use crate::input::Overlays;
-use crate::meshing::{fill_2d, local_clip, ShapeCache};
-use crate::overlay::overlay_geometry;
+use crate::meshing::{fill_2d_fine, local_clip, ShapeCache};
+use crate::overlay::OverlayGeometry;
 use crate::palette::BACKGROUND;
 use crate::sim::Followed;
 use fathom_math::{Aabb, Pose2, Real, Vector2};
@@ -33,6 +33,9 @@ const OUTLINE_SHADE: f32 = 0.45;
 /// Shapes drawn smaller than this (pixels across) get no outline: on a peg or a pebble
 /// the outline's many short segments look like a star, not an edge.
 const MIN_OUTLINE_PX: Real = 24.0;
+
+/// How far below the cursor's tip a 2D body is still picked, pixels.
+pub const PICK_PX: Real = 4.0;
 
 /// One distinct shape: its filled kiss3d object and its outline (local frame).
 struct Batch {
@@ -59,11 +62,18 @@ pub struct View2 {
     bounds: Aabb<2>,
     framing: (Vector2, Real),
     size: (u32, u32),
+    /// Filling fineness (see [`crate::meshing::fill_2d_fine`]).
+    fineness: Real,
 }
 
 impl View2 {
     /// Builds the view of `world` for a `width` x `height` viewport.
     pub fn new(world: &World2, width: u32, height: u32) -> Self {
+        Self::with_fineness(world, width, height, 1.0)
+    }
+
+    /// [`View2::new`] filling at `fineness` times the usual resolution.
+    pub fn with_fineness(world: &World2, width: u32, height: u32, fineness: Real) -> Self {
         let bounds = scene_bounds(world);
         let clip = clip_box(&bounds);
         let (center, zoom) = frame_2d(&bounds, width, height);
@@ -80,6 +90,7 @@ impl View2 {
             bounds,
             framing: (center, zoom),
             size: (width, height),
+            fineness,
         };
         view.sync(world, &[], &Overlays::default());
         view
@@ -128,8 +139,9 @@ impl View2 {
     /// Brings the scene graph up to date with `world` (see `View3::sync`).
     pub fn sync(&mut self, world: &World2, fired: &[BodyHandle], overlays: &Overlays) {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
+        let fine = self.fineness;
         self.frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, c.shape(), c.world_pose())
+            make_batch(root, clip, fine, c.shape(), c.world_pose())
                 .map(|b| nodes.push(b))
                 .is_some()
         });
@@ -146,7 +158,7 @@ impl View2 {
                 .iter()
                 .map(|p| {
                     cache.get_or_insert_with(&p.shape, || {
-                        nodes.push(make_batch(root, clip, &p.shape, &Pose2::identity())?);
+                        nodes.push(make_batch(root, clip, 1.0, &p.shape, &Pose2::identity())?);
                         Some(nodes.len() - 1)
                     })
                 })
@@ -156,8 +168,8 @@ impl View2 {
         set_instances(&mut self.part_nodes, &frame);
     }
 
-    /// Queues the outlines and overlays for this frame.
-    pub fn draw_overlays(&self, window: &mut Window, world: &World2, overlays: &Overlays) {
+    /// Queues the outlines and the overlay geometry `g` (world frame) for this frame.
+    pub fn draw_overlays(&self, window: &mut Window, g: &OverlayGeometry<2>) {
         let zoom = self.camera.zoom();
         for (batch, instances) in self.nodes.iter().zip(&self.frame) {
             if batch.size * zoom < MIN_OUTLINE_PX {
@@ -174,7 +186,6 @@ impl View2 {
                 }
             }
         }
-        let g = overlay_geometry(world, overlays, self.bounds.radius() * 0.08);
         for ([a, b], color) in &g.lines {
             window.draw_line_2d(v2(a), v2(b), color.to_kiss(), 2.0);
         }
@@ -195,6 +206,25 @@ impl View2 {
         };
         let dir = target - origin;
         (Vector2::new(origin.x, origin.y), Vector2::new(dir.x, dir.y))
+    }
+
+    /// The picking ray under pixel `cursor` of a `size` viewport, as (origin, direction,
+    /// length): from the cursor's world point straight down for [`PICK_PX`] pixels, so a
+    /// body under the cursor is met at once (the ray starts inside it) and one just below
+    /// the cursor's tip is met too.
+    pub fn pick_ray(&self, cursor: Vec2, size: Vec2) -> (Vector2, Vector2, Real) {
+        let p = self.pixel_to_world(cursor, size);
+        (
+            Vector2::new(p.x, p.y),
+            -Vector2::y(),
+            PICK_PX / self.camera.zoom(),
+        )
+    }
+
+    /// Where the cursor at pixel `cursor` holds a dragged body: its world point.
+    pub fn drag_target(&self, cursor: Vec2, size: Vec2, _held: &Vector2) -> Vector2 {
+        let p = self.pixel_to_world(cursor, size);
+        Vector2::new(p.x, p.y)
     }
 
     /// The world point under pixel `p` (origin top left) of a `size` viewport, from the
@@ -226,10 +256,11 @@ fn set_instances(nodes: &mut [Batch], frame: &[Vec<Instance<2>>]) {
 fn make_batch(
     root: &mut SceneNode2d,
     clip: &Aabb<2>,
+    fineness: Real,
     shape: &Shape2,
     world_pose: &Pose2,
 ) -> Option<Batch> {
-    let f = fill_2d(shape, &local_clip(clip, world_pose))?;
+    let f = fill_2d_fine(shape, &local_clip(clip, world_pose), fineness)?;
     let vertices = f.vertices.iter().map(v2).collect();
     let mesh = GpuMesh2d::new(vertices, f.triangles, None, false);
     let mut node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec2::ONE);

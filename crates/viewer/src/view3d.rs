@@ -11,10 +11,11 @@
 
 use crate::batches::{part_frame, Batches, Instance};
 use crate::controller::Part;
-use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds};
+use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds, unproject_3d};
+use crate::grid::ground_grid;
 use crate::input::Overlays;
-use crate::meshing::{local_clip, mesh_3d, ShapeCache};
-use crate::overlay::overlay_geometry;
+use crate::meshing::{local_clip, mesh_3d_fine, ShapeCache};
+use crate::overlay::OverlayGeometry;
 use crate::palette;
 use crate::sim::Followed;
 use fathom_math::{Aabb, Pose3, Real, Vector3};
@@ -63,11 +64,20 @@ pub struct View3 {
     chase_offset: Real,
     clip: Aabb<3>,
     bounds: Aabb<3>,
+    /// The ground grid (see [`crate::grid`]), laid once: the ground does not move.
+    grid: Vec<[Vector3; 2]>,
+    /// Meshing fineness (see [`crate::meshing::mesh_3d_fine`]).
+    fineness: Real,
 }
 
 impl View3 {
     /// Builds the view of `world` for a `width` x `height` viewport.
     pub fn new(world: &World3, width: u32, height: u32) -> Self {
+        Self::with_fineness(world, width, height, 1.0)
+    }
+
+    /// [`View3::new`] meshing at `fineness` times the usual resolution.
+    pub fn with_fineness(world: &World3, width: u32, height: u32, fineness: Real) -> Self {
         let bounds = scene_bounds(world);
         let clip = clip_box(&bounds);
         let (eye, at) = frame_3d(&bounds, width as Real / height.max(1) as Real);
@@ -89,6 +99,8 @@ impl View3 {
             chase_offset: 0.0,
             clip,
             bounds,
+            grid: ground_grid(world, &clip),
+            fineness,
         };
         view.sync(world, &[], &Overlays::default());
         view
@@ -130,6 +142,11 @@ impl View3 {
         &self.bounds
     }
 
+    /// The ground grid's segments, world frame.
+    pub fn grid(&self) -> &[[Vector3; 2]] {
+        &self.grid
+    }
+
     /// Distinct shapes meshed so far.
     pub fn meshed_shapes(&self) -> usize {
         self.batches.len()
@@ -140,9 +157,9 @@ impl View3 {
     /// body's colour. `fired` bodies get the projectile colour.
     pub fn sync(&mut self, world: &World3, fired: &[BodyHandle], overlays: &Overlays) {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
-        let radius = self.bounds.radius();
+        let (radius, fine) = (self.bounds.radius(), self.fineness);
         let frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, radius, c.shape(), c.world_pose())
+            make_batch(root, clip, radius, fine, c.shape(), c.world_pose())
                 .map(|b| nodes.push(b))
                 .is_some()
         });
@@ -161,7 +178,7 @@ impl View3 {
                 .map(|p| {
                     cache.get_or_insert_with(&p.shape, || {
                         let size = p.shape.bounds().radius();
-                        let b = make_batch(root, clip, size, &p.shape, &Pose3::identity())?;
+                        let b = make_batch(root, clip, size, 1.0, &p.shape, &Pose3::identity())?;
                         nodes.push(b);
                         Some(nodes.len() - 1)
                     })
@@ -172,9 +189,8 @@ impl View3 {
         set_instances(&mut self.part_nodes, &frame);
     }
 
-    /// Queues the overlay lines and points for this frame.
-    pub fn draw_overlays(&self, window: &mut Window, world: &World3, overlays: &Overlays) {
-        let g = overlay_geometry(world, overlays, self.bounds.radius() * 0.08);
+    /// Queues the overlay geometry `g` (world frame) for this frame.
+    pub fn draw_overlays(&self, window: &mut Window, g: &OverlayGeometry<3>) {
         for ([a, b], color) in &g.lines {
             window.draw_line(v3(a), v3(b), color.to_kiss(), 2.0, false);
         }
@@ -194,6 +210,43 @@ impl View3 {
         (
             Vector3::new(origin.x, origin.y, origin.z),
             Vector3::new(dir.x, dir.y, dir.z),
+        )
+    }
+
+    /// The picking ray under pixel `cursor` of a `size` viewport, as (origin, unit
+    /// direction, length): from the eye through the cursor (see [`unproject_3d`]), as far
+    /// as the camera may be from what it looks at, twice.
+    pub fn pick_ray(&self, cursor: Vec2, size: Vec2) -> (Vector3, Vector3, Real) {
+        let (eye, at) = self.eye_at();
+        let px = fathom_math::Vector2::new(cursor.x, cursor.y);
+        let (o, d) = unproject_3d(&eye, &at, &px, size.x as u32, size.y as u32);
+        (o, d, 2.0 * self.camera.max_dist() + (at - eye).norm())
+    }
+
+    /// Where the cursor at pixel `cursor` holds a dragged body that it holds at `held`:
+    /// where the cursor's ray meets the plane through `held` that faces the camera, so the
+    /// body moves across the view at the depth it was picked at.
+    pub fn drag_target(&self, cursor: Vec2, size: Vec2, held: &Vector3) -> Vector3 {
+        let (eye, at) = self.eye_at();
+        let (o, d, _) = self.pick_ray(cursor, size);
+        let forward = (at - eye).normalize();
+        // The ray goes into the view (its direction is within the field of view of
+        // `forward`), so the denominator is at least cos(FOV) > 0.
+        let t = (held - o).dot(&forward) / d.dot(&forward);
+        o + d * t
+    }
+
+    /// Lets the left mouse button orbit the camera, or not (while it drags a body).
+    pub fn set_mouse_orbit(&mut self, on: bool) {
+        let button = on.then_some(kiss3d::event::MouseButton::Button1);
+        self.camera.rebind_rotate_button(button);
+    }
+
+    fn eye_at(&self) -> (Vector3, Vector3) {
+        let (eye, at) = (self.camera.eye(), self.camera.at());
+        (
+            Vector3::new(eye.x, eye.y, eye.z),
+            Vector3::new(at.x, at.y, at.z),
         )
     }
 
@@ -232,6 +285,7 @@ fn make_batch(
     root: &mut SceneNode3d,
     clip: &Aabb<3>,
     scene_radius: Real,
+    fineness: Real,
     shape: &Shape3,
     world_pose: &Pose3,
 ) -> Option<Batch> {
@@ -245,7 +299,7 @@ fn make_batch(
         let local = Pose3::from_parts(Translation3::from(n * (offset - 0.5 * t)), turn);
         (root.add_cube(size, t, size), local)
     } else {
-        let m = mesh_3d(shape, &local_clip(clip, world_pose), scene_radius)?;
+        let m = mesh_3d_fine(shape, &local_clip(clip, world_pose), scene_radius, fineness)?;
         let vertices = m.vertices.iter().map(v3).collect();
         let mesh = GpuMesh3d::new(vertices, m.triangles, None, None, false);
         let node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);

@@ -395,7 +395,7 @@ where
     Space<D>: Dim<D>,
     Scene<D>: Into<SceneFile>,
 {
-    use fathom_viewer::timings::{HISTORY, STAGE_COLOURS};
+    use fathom_viewer::timings::{HISTORY, STAGES, STAGE_COLOURS};
     let scene = NamedScene::new(format!("row{D}d"), row_of_balls::<D>());
     let mut opts = OffscreenOptions {
         width: 640,
@@ -441,6 +441,23 @@ where
         with >= without + 30,
         "{D}D: {with} stage-coloured graph pixels with the overlay, {without} without"
     );
+    // The numbers: each stage's mean and name, in its colour, beside the graph (from 12 px
+    // right of it, one 16 px line per stage from the graph's top down). Each coloured line
+    // ("0.012  narrowphase") inks well over 20 pixels of its colour.
+    let text = |cap: &Capture, hue: f32| {
+        let top = 480 - 12 - (STAGES as f32 * 16.0 * 1.15) as u32;
+        (10 + 2 * HISTORY as u32 + 12..640)
+            .flat_map(|x| (top..480 - 12).map(move |y| (x, y)))
+            .filter(|&(x, y)| pixel_matches(cap.image.get_pixel(x, y), hue))
+            .count()
+    };
+    for &h in &hues {
+        let (with, without) = (text(&on, h), text(&off, h));
+        assert!(
+            with >= without + 20,
+            "{D}D: stage text of hue {h}: {with} pixels with the overlay, {without} without"
+        );
+    }
 }
 
 #[test]
@@ -450,4 +467,168 @@ fn the_stage_timing_graph_is_drawn() {
     }
     timing_graph_is_drawn::<2>();
     timing_graph_is_drawn::<3>();
+}
+
+/// A drag with the mouse, scripted: the left button goes down on the middle ball of the row
+/// and the cursor moves up and to the right, where it stays. The ball is picked, and by
+/// frame 90 (1.5 s: seven periods of the 5 Hz drag spring) its picture has come to the
+/// cursor: the spring holds the point it was picked by at the cursor, and the ball hangs
+/// from that point. The spring is drawn in its colour; the picture without the drag shows
+/// none of it.
+fn scripted_drag_pulls_the_body<const D: usize>()
+where
+    Space<D>: Dim<D>,
+    Scene<D>: Into<SceneFile>,
+{
+    use fathom_viewer::overlay::GRAB;
+    use fathom_viewer::{render_staged, ScriptedDrag, Staging};
+    let scene = NamedScene::new(format!("row{D}d"), row_of_balls::<D>());
+    let opts = OffscreenOptions {
+        width: 480,
+        height: 320,
+        hud: false,
+        antialias: false,
+        shadows: false,
+        reframe: false,
+        ..Default::default()
+    };
+    let start = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
+    // Body 3 is the middle ball; it starts 2.1 m up, above the ground.
+    let ball = start
+        .bodies
+        .iter()
+        .find(|b| b.moving && b.body.0.index == 3)
+        .unwrap();
+    let centre = |b: &fathom_viewer::stage::BodyBox| {
+        [0.5 * (b.min[0] + b.max[0]), 0.5 * (b.min[1] + b.max[1])]
+    };
+    let from = centre(ball);
+    let to = [from[0] + 90.0, from[1] - 60.0];
+    let staging = Staging {
+        drag: Some(ScriptedDrag { from, to }),
+        ..Staging::default()
+    };
+    let held = render_staged(&scene, &opts, &staging, &[90])
+        .unwrap()
+        .pop()
+        .unwrap();
+    assert_eq!(
+        held.picked,
+        Some(ball.body),
+        "{D}D: the button went down on the ball"
+    );
+    let moved = held.bodies.iter().find(|b| b.body == ball.body).unwrap();
+    let (c, r) = (centre(moved), 0.5 * (ball.max[1] - ball.min[1]));
+    let dist = |p: [f32; 2]| ((p[0] - to[0]).powi(2) + (p[1] - to[1]).powi(2)).sqrt();
+    // The point held is the ball's centre in 2D (the cursor starts inside the ball) and
+    // its front surface in 3D (the ray stops there): the centre ends within a radius of the
+    // cursor, plus two pixels for the spring's 2 cm sag under the ball's weight.
+    assert!(
+        dist(c) <= r + 2.0,
+        "{D}D: ball centre {c:?} is {} px from the cursor {to:?} (radius {r} px, started {} px away)",
+        dist(c),
+        dist(from)
+    );
+    // Without the drag it fell instead: farther from the cursor than it started.
+    let fell = render_offscreen(&scene, &opts, &[90])
+        .unwrap()
+        .pop()
+        .unwrap();
+    let alone = fell.bodies.iter().find(|b| b.body == ball.body).unwrap();
+    assert!(dist(centre(alone)) > dist(from), "{D}D");
+    // The spring's line, in its colour, only with the drag.
+    let want = expected_hue(GRAB);
+    let spring = |cap: &Capture| {
+        cap.image
+            .pixels()
+            .filter(|p| pixel_matches(p, want))
+            .count()
+    };
+    assert!(spring(&held) > 5, "{D}D: {} spring pixels", spring(&held));
+    assert_eq!(spring(&fell), 0, "{D}D");
+    if let Ok(dir) = std::env::var("FATHOM_SHOT_DIR") {
+        held.image.save(format!("{dir}/drag_{D}d.png")).unwrap();
+    }
+}
+
+#[test]
+fn a_scripted_drag_pulls_the_picked_body_to_the_cursor() {
+    if !adapter_or_skip() {
+        return;
+    }
+    scripted_drag_pulls_the_body::<2>();
+    scripted_drag_pulls_the_body::<3>();
+}
+
+/// The shipped Newton's cradle opens with its strings drawn: at frame 0 (the scene as
+/// written) every joint's line, from the frame's pivot to the ball, shows in the joints'
+/// near-white where the camera projects its middle; without the joint overlay nothing
+/// that white is there (the background, the grey frame and the shaded balls are darker).
+#[test]
+fn the_cradle_joint_lines_are_in_the_frame() {
+    use fathom_viewer::framing::{frame_3d, project_3d, scene_bounds};
+    if !adapter_or_skip() {
+        return;
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/cradle_3d.ron");
+    let scene = fathom_viewer::load_scene(&path).unwrap();
+    let (w, h) = (640, 360);
+    let mut opts = OffscreenOptions {
+        width: w,
+        height: h,
+        hud: false,
+        antialias: false,
+        shadows: false,
+        as_opened: true,
+        ..Default::default()
+    };
+    let on = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
+    opts.as_opened = false;
+    let off = render_offscreen(&scene, &opts, &[0])
+        .unwrap()
+        .pop()
+        .unwrap();
+    let SceneFile::Scene3D(s) = &scene.scene else {
+        panic!("the cradle is 3D")
+    };
+    let world = s.build().unwrap();
+    let (eye, at) = frame_3d(&scene_bounds(&world), w as Real / h as Real);
+    assert!(world.joint_count() >= 5, "{} joints", world.joint_count());
+    // Joint lines are drawn unlit in the joints' colour (0.95 linear: 250 in the PNG).
+    let white = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c >= 235);
+    let near = |cap: &Capture, q: fathom_math::Vector2| {
+        let (x0, y0) = ((q.x - 2.0).max(0.0) as u32, (q.y - 2.0).max(0.0) as u32);
+        (x0..(x0 + 5).min(w))
+            .flat_map(|x| (y0..(y0 + 5).min(h)).map(move |y| (x, y)))
+            .filter(|&(x, y)| white(cap.image.get_pixel(x, y)))
+            .count()
+    };
+    for (handle, j) in world.joints() {
+        let a = world.body(j.body_a()).unwrap().pose() * nalgebra::Point3::from(j.desc().anchor_a);
+        let b = world.body(j.body_b()).unwrap().pose() * nalgebra::Point3::from(j.desc().anchor_b);
+        // The anchor-to-anchor line's middle (a string's middle: both anchors meet at
+        // rest) or, when the anchors coincide, the line from body B's centre to it.
+        let c = world.body(j.body_b()).unwrap().center_of_mass();
+        let mid = if (a - b).norm() > 1e-3 {
+            (a.coords + b.coords) * 0.5
+        } else {
+            (b.coords + c) * 0.5
+        };
+        let q = project_3d(&eye, &at, &mid, w, h).expect("in front of the camera");
+        assert!(near(&on, q) > 0, "{handle:?}: no joint line at {q:?}");
+        assert_eq!(
+            near(&off, q),
+            0,
+            "{handle:?}: white at {q:?} without joints"
+        );
+    }
+    if let Ok(dir) = std::env::var("FATHOM_SHOT_DIR") {
+        on.image.save(format!("{dir}/cradle_joints.png")).unwrap();
+    }
 }

@@ -168,3 +168,33 @@ fn jointed_scenes_open_with_their_joints_shown() {
         );
     }
 }
+
+/// The reload key reads a scene's file again: an edit shows, a file broken since is a
+/// typed error naming it (the scene on show stays), and a scene built in code has nothing
+/// to reload.
+#[test]
+fn a_scene_file_reloads_from_disk() {
+    let dir = temp_dir("reload");
+    let path = dir.join("drop.ron");
+    std::fs::write(&path, "Scene3D(dt: 0.02)").unwrap();
+    let scene = load_scene(&path).unwrap();
+    let dt = |s: &fathom_viewer::NamedScene| match &s.scene {
+        SceneFile::Scene3D(s) => s.dt,
+        SceneFile::Scene2D(s) => s.dt,
+    };
+    assert_eq!(dt(&scene), 0.02);
+    std::fs::write(&path, "Scene3D(dt: 0.01)").unwrap();
+    let fresh = scene.reload().expect("read from a file").unwrap();
+    assert_eq!((fresh.name.as_str(), dt(&fresh)), ("drop", 0.01));
+    // The fresh scene reloads too.
+    std::fs::write(&path, "Scene3D(dt: oops)").unwrap();
+    let e = fresh.reload().expect("still from the file").unwrap_err();
+    assert!(
+        matches!(&e, ViewerError::Scene { path: p, .. } if *p == path),
+        "{e}"
+    );
+    assert!(fathom_viewer::NamedScene::new("code", Scene3::default())
+        .reload()
+        .is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

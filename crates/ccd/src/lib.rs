@@ -59,6 +59,7 @@ mod box_separation;
 mod capsule_cast;
 mod closed_form;
 mod error;
+mod exact;
 mod field;
 mod march;
 mod motion;

@@ -33,6 +33,10 @@ pub struct CastOptions {
     /// itself (see the crate docs). Default `true`; a caller that needs only a time that
     /// is never past the surface (the world's continuous collision) may skip it.
     pub refine: bool,
+    /// Answer a ball, ray or capsule cast against a ball, box, capsule or half-space in
+    /// closed form (exact, see the crate docs) instead of marching. Default `true`; `false`
+    /// forces the march (tests compare the two).
+    pub closed_form: bool,
 }
 
 impl Default for CastOptions {
@@ -43,6 +47,7 @@ impl Default for CastOptions {
             max_evaluations: 65_536,
             clip_to_bounds: true,
             refine: true,
+            closed_form: true,
         }
     }
 }

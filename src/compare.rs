@@ -12,24 +12,29 @@
 //! ([`Query`]) by both sides. A row ([`Row`]) records both times, both answers, and each side's
 //! error against that exact reference, because a fast answer that is wrong is worth nothing:
 //! parry's mesh queries treat a mesh as a surface, not a solid, so a deep overlap can read as a
-//! shallow one. Times are medians of repeated calls in this process, on the same inputs.
+//! shallow one. Times are medians of repeated calls in this process, on the same inputs, by the
+//! calling thread's CPU time ([`CLOCK`]), in batches; parry's contact manifolds keep their
+//! workspace and manifolds from call to call (one per pair and placement), as a simulation
+//! stepping a resting pair would.
 //!
 //! `fathom compare` prints [`markdown_table`] or the rows as JSON and draws [`draw_plot`];
 //! `benches/sdf_vs_mesh.rs` times the same [`PairCase`]s with criterion.
 
 mod backend;
 mod case;
+mod clock;
 mod pairs;
 mod report;
 
 pub use case::{Answer, PairCase};
+pub use clock::CLOCK;
 pub use pairs::{build_cases, PAIRS_2D, PAIRS_3D};
 pub use report::{draw_plot, markdown_table};
 
 use fathom_math::Real;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
 
 /// Why a comparison could not run.
@@ -363,30 +368,42 @@ fn measure(
     })
 }
 
-/// Calls `f` once (the answer kept, the call not timed: caches warm up), then again until
-/// `budget` is spent and at least `min_samples` calls were timed (a call slower than the budget
-/// is timed `min_samples` times only while the total stays under four budgets). Returns the
-/// answer and the median time in nanoseconds.
+/// Calls `f` once (the answer kept, the call not timed: caches warm up), then in timed batches
+/// until `budget` of CPU time is spent and at least `min_samples` batches were timed (a call
+/// slower than the budget is timed `min_samples` times only while the total stays under four
+/// budgets). A batch is doubled until it runs at least [`MIN_BATCH`], so reading the clock
+/// (a system call) costs under 1% of it; those calibration runs are not samples. Returns the
+/// answer and the median time per call in nanoseconds (CPU time of this thread, [`CLOCK`]).
 fn time_median<T>(
     budget: Duration,
     min_samples: usize,
     mut f: impl FnMut() -> Result<T, CompareError>,
 ) -> Result<(T, f64), CompareError> {
-    /// Enough samples for a stable median of a fast query.
+    /// Enough batches for a stable median.
     const MAX_SAMPLES: usize = 1000;
-    let start = Instant::now();
+    /// The most calls in one batch.
+    const MAX_BATCH: usize = 1 << 16;
+    let start = clock::now();
     let answer = f()?;
-    let first = start.elapsed();
+    let first = clock::now() - start;
     let mut samples = Vec::new();
+    let mut batch = 1usize;
     while samples.len() < MAX_SAMPLES {
-        let spent = start.elapsed();
+        let spent = clock::now() - start;
         let need_more = samples.len() < min_samples && spent < 4 * budget;
         if !need_more && spent >= budget {
             break;
         }
-        let t = Instant::now();
-        std::hint::black_box(f()?);
-        samples.push(t.elapsed().as_nanos() as f64);
+        let t = clock::now();
+        for _ in 0..batch {
+            std::hint::black_box(f()?);
+        }
+        let took = clock::now() - t;
+        if took < MIN_BATCH && batch < MAX_BATCH {
+            batch *= 2;
+            continue;
+        }
+        samples.push(took.as_nanos() as f64 / batch as f64);
     }
     if samples.is_empty() {
         samples.push(first.as_nanos() as f64);
@@ -394,6 +411,9 @@ fn time_median<T>(
     samples.sort_by(f64::total_cmp);
     Ok((answer, samples[samples.len() / 2]))
 }
+
+/// The shortest timed batch: a hundred times a clock read of half a microsecond.
+const MIN_BATCH: Duration = Duration::from_micros(50);
 
 /// Angle between `n` and `reference` in degrees (both unit, any dimension).
 fn angle_deg(n: &[Real], reference: &[Real]) -> Option<Real> {
@@ -428,18 +448,52 @@ mod tests {
         })
         .unwrap();
         assert_eq!((first, n), (1, 1), "no budget: only the answering call");
-        let mut n = 0;
+        // A long budget: the answer, batches doubled to the batch cap (a call of a few
+        // nanoseconds never fills 50 µs below it), then 1000 batches of that size.
+        let mut n = 0usize;
         let (first, ns) = time_median(Duration::from_secs(3600), 3, || {
             n += 1;
             Ok(n)
         })
         .unwrap();
-        assert_eq!(
-            (first, n),
-            (1, 1001),
-            "a long budget: the answer plus 1000 timed calls"
-        );
+        assert_eq!(first, 1, "the answer is the untimed first call's");
+        assert!(n > 1000 * 64, "{n} calls: batches of at least 64");
         assert!(ns >= 0.0);
+    }
+
+    /// Every pair's SDF answers against the exact references: depths and distances within 1%
+    /// of the smaller shape's size (the bar of the comparison), or within the sampling error
+    /// of a baked grid's field (a cell) where that is larger; the intersection test right
+    /// wherever it has a right answer. At 1k triangles (the SDF side does not depend on it).
+    #[test]
+    fn sdf_answers_match_the_exact_references() {
+        let dir = std::env::temp_dir().join(format!("fathom-compare-refs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut failures = Vec::new();
+        for dimension in [3, 2] {
+            for case in build_cases(dimension, 1_000, &dir).unwrap() {
+                let tol = (0.01 * case.size()).max(case.sampling_error());
+                for placement in Placement::ALL {
+                    for &query in placement.queries() {
+                        let a = case.sdf(query, placement).unwrap();
+                        let row = format!("{} {} {}", case.pair(), placement.name(), query.name());
+                        if let (Some(want), Some(got)) = (placement.reference(query), a.depth) {
+                            if (got - want).abs() > tol {
+                                failures.push(format!("{row}: {got} against {want} (tol {tol})"));
+                            }
+                        } else if placement.reference(query).is_some() {
+                            failures.push(format!("{row}: no answer"));
+                        }
+                        let want = placement.expected_intersects();
+                        if query == Query::Intersection && want.is_some() && a.intersects != want {
+                            failures.push(format!("{row}: intersects {:?}", a.intersects));
+                        }
+                    }
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 
     #[test]

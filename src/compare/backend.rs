@@ -28,6 +28,9 @@ where
 {
     /// The parry shape.
     type Mesh: Send + Sync;
+    /// What parry keeps for a pair between contact-manifold calls: its manifolds and its
+    /// workspace (a simulation keeps both across steps).
+    type Scratch: Default + Send;
     /// Meshes `shape` with about `target` elements (triangles, or segments in 2D); returns the
     /// mesh and its element count.
     fn mesh(shape: &dyn Sdf<D>, target: usize) -> Result<(Self::Mesh, usize), CompareError>;
@@ -38,13 +41,15 @@ where
         b: &Self::Mesh,
         pb: &Pose<D>,
     ) -> Result<bool, CompareError>;
-    /// parry's contact manifolds with `prediction` (metres), no persistent workspace.
+    /// parry's contact manifolds with `prediction` (metres), updating the pair's `scratch`
+    /// from the previous call as a simulation step would.
     fn contacts(
         a: &Self::Mesh,
         pa: &Pose<D>,
         b: &Self::Mesh,
         pb: &Pose<D>,
         prediction: Real,
+        scratch: &mut Self::Scratch,
     ) -> Result<MeshContacts<D>, CompareError>;
     /// parry's `contact` with no prediction: overlap depth (positive) and normal, or `None`.
     fn penetration(
@@ -134,17 +139,15 @@ macro_rules! parry_queries {
             b: &Self::Mesh,
             pb: &Pose<$d>,
             prediction: Real,
+            scratch: &mut Self::Scratch,
         ) -> Result<MeshContacts<$d>, CompareError> {
-            use $parry::query::{
-                ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher,
-            };
+            use $parry::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
             let pa: $parry::math::Pose = (*pa).into();
             let pb: $parry::math::Pose = (*pb).into();
             let pos12 = pa.inv_mul(&pb);
-            let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-            let mut workspace = None;
+            let (manifolds, workspace) = scratch;
             DefaultQueryDispatcher
-                .contact_manifolds(&pos12, a, b, prediction, &mut manifolds, &mut workspace)
+                .contact_manifolds(&pos12, a, b, prediction, manifolds, workspace)
                 .map_err(parry_error)?;
             let mut out = MeshContacts {
                 manifolds: 0,
@@ -197,6 +200,10 @@ pub(crate) struct Parry3;
 
 impl MeshBackend<3> for Parry3 {
     type Mesh = parry3d::shape::TriMesh;
+    type Scratch = (
+        Vec<parry3d::query::ContactManifold<(), ()>>,
+        Option<parry3d::query::ContactManifoldsWorkspace>,
+    );
 
     fn mesh(shape: &dyn Sdf<3>, target: usize) -> Result<(Self::Mesh, usize), CompareError> {
         let m = fathom_mesh(shape, target)?;
@@ -211,6 +218,10 @@ pub(crate) struct Parry2;
 
 impl MeshBackend<2> for Parry2 {
     type Mesh = parry2d::shape::Polyline;
+    type Scratch = (
+        Vec<parry2d::query::ContactManifold<(), ()>>,
+        Option<parry2d::query::ContactManifoldsWorkspace>,
+    );
 
     fn mesh(shape: &dyn Sdf<2>, target: usize) -> Result<(Self::Mesh, usize), CompareError> {
         calibrated(target, 2, |cell| polyline(shape, cell))

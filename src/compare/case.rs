@@ -5,6 +5,7 @@ use super::{CompareError, Placement, Query};
 use fathom_math::{Dim, Pose, Real, Space, Vector};
 use fathom_narrowphase::{ContactOptions, DEFAULT_MIN_CELL_FRACTION};
 use fathom_sdf::{Sdf, Shape};
+use std::sync::Mutex;
 
 /// One side's answer to one query. Lengths in metres, vectors in the world frame.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -42,6 +43,10 @@ pub trait PairCase: Send + Sync {
     fn size(&self) -> Real;
     /// The exact contact normal from A towards B, world frame.
     fn reference_normal(&self) -> Vec<Real>;
+    /// How far the SDF side's fields may stand from the exact shapes, metres: 0 for analytic
+    /// fields, a cell for a baked grid (its samples are exact, what lies between them is
+    /// interpolated, and the mesh it was baked from approximates the shape to about a cell).
+    fn sampling_error(&self) -> Real;
     /// Fathom's answer.
     fn sdf(&self, query: Query, placement: Placement) -> Result<Answer, CompareError>;
     /// parry's answer on the meshes.
@@ -78,6 +83,8 @@ where
     poses: [Pose<D>; 4],
     normal: Vector<D>,
     opts: ContactOptions,
+    /// parry's manifolds and workspace per placement, kept between calls.
+    scratch: [Mutex<M::Scratch>; 4],
 }
 
 impl<const D: usize, M: MeshBackend<D>> Case<D, M>
@@ -118,15 +125,19 @@ where
             poses,
             normal: def.normal,
             opts,
+            scratch: Default::default(),
         }
     }
 
     fn pose(&self, p: Placement) -> &Pose<D> {
-        let i = Placement::ALL
+        &self.poses[Self::index(p)]
+    }
+
+    fn index(p: Placement) -> usize {
+        Placement::ALL
             .iter()
             .position(|&q| q == p)
-            .expect("every placement is in ALL");
-        &self.poses[i]
+            .expect("every placement is in ALL")
     }
 
     fn margin(&self) -> Real {
@@ -165,6 +176,18 @@ where
 
     fn reference_normal(&self) -> Vec<Real> {
         to_vec(&self.normal)
+    }
+
+    fn sampling_error(&self) -> Real {
+        let mut cell: Real = 0.0;
+        for shape in [&self.a, &self.b] {
+            shape.visit(&mut |s| {
+                if let Shape::Grid(g) = s {
+                    cell = cell.max(g.grid().map_or(0.0, |g| g.cell()));
+                }
+            });
+        }
+        cell
     }
 
     fn sdf(&self, query: Query, placement: Placement) -> Result<Answer, CompareError> {
@@ -231,7 +254,12 @@ where
                 ..Answer::default()
             },
             Query::Contacts => {
-                let c = M::contacts(a, &pa, b, pb, self.margin())?;
+                // A poisoned lock only means an earlier call panicked mid-update; parry
+                // rebuilds whatever the scratch lacks.
+                let mut scratch = self.scratch[Self::index(placement)]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                let c = M::contacts(a, &pa, b, pb, self.margin(), &mut scratch)?;
                 Answer {
                     depth: c.deepest.map(|(d, _)| -d),
                     normal: c.deepest.map(|(_, n)| to_vec(&n)),

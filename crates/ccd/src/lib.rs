@@ -13,11 +13,17 @@
 //!   step, by conservative advancement.
 //!
 //! Results say which of hit / started inside / miss / budget-exhausted happened
-//! ([`CastResult`], [`ToiResult`]); an exhausted budget is never a miss. The march stops
-//! within `epsilon` of the surface; a ray or ball cast then closes in on the crossing
-//! itself (a bracket of the gap's root along the cast, narrowed to 1e-5 of the hit point's
-//! distance from the shape's origin, at least 1 m, and never past the surface), so its
-//! distance is exact to that; a capsule cast keeps the march's end.
+//! ([`CastResult`], [`ToiResult`]); an exhausted budget is never a miss.
+//!
+//! Exact hits: a ray, ball or capsule cast against a ball, box, capsule or half-space
+//! ([`fathom_sdf::ShapeKind`]) is answered in closed form, in f64 from the caller's input
+//! (the cast's centre against the target grown by the swept shape), exact to f32 rounding of
+//! the result and never past the surface ([`CastOptions::closed_form`]). Other fields are
+//! marched: the march stops within `epsilon` of the surface; a ray or ball cast then closes in
+//! on the crossing itself (a bracket of the gap's root along the cast, narrowed to 2e-6 of
+//! the hit point's distance from the shape's origin, at least 1 m, and never past the
+//! surface), also from a start within `epsilon` outside it; a capsule cast keeps the march's
+//! end.
 //!
 //! ```
 //! use fathom_ccd::{sphere_cast, CastOptions, CastResult};
@@ -30,8 +36,8 @@
 //! let from = Vector3::new(-5.0, 0.0, 0.0);
 //! let hit = sphere_cast(&target, &from, &Vector3::x(), 0.5, 10.0, &CastOptions::default())?;
 //! let CastResult::Hit { distance, normal, .. } = hit else { panic!("expected a hit") };
-//! let early = 3.5 - distance; // never past the surface; refined to 1e-5 of the scale
-//! assert!((-1e-5..=2e-5).contains(&early));
+//! let early = 3.5 - distance; // never past the surface; exact (a closed form)
+//! assert!((0.0..=1e-6).contains(&early));
 //! assert!((normal + Vector3::x()).norm() < 1e-3); // facing the caster
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -59,6 +65,7 @@ mod box_separation;
 mod capsule_cast;
 mod closed_form;
 mod error;
+mod exact;
 mod field;
 mod march;
 mod motion;

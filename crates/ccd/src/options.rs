@@ -16,7 +16,10 @@ pub struct CastOptions {
     /// impact works to a similar quarter of its 5 mm slop). Cost: a capsule lying flat
     /// against a face needs about `4 |half_axis| / epsilon` samples in its last steps.
     /// Rays and spheres are cheap at any epsilon, and their hits are refined past it to the
-    /// surface crossing (see the crate docs); capsules stop within it.
+    /// surface crossing (see the crate docs); capsules stop within it. Casts answered in
+    /// closed form (primitive targets, see [`CastOptions::closed_form`]) hit exactly where the
+    /// shapes touch, and call a pass within epsilon that never touches a hit at its closest
+    /// approach (unrefined: where it first comes within epsilon), as the march does.
     pub epsilon: Real,
     /// The most steps the march may take before it reports [`crate::CastResult::StepCap`].
     /// Default 512.
@@ -33,6 +36,10 @@ pub struct CastOptions {
     /// itself (see the crate docs). Default `true`; a caller that needs only a time that
     /// is never past the surface (the world's continuous collision) may skip it.
     pub refine: bool,
+    /// Answer a ball, ray or capsule cast against a ball, box, capsule or half-space in
+    /// closed form (exact, see the crate docs) instead of marching. Default `true`; `false`
+    /// forces the march (tests compare the two).
+    pub closed_form: bool,
 }
 
 impl Default for CastOptions {
@@ -43,6 +50,7 @@ impl Default for CastOptions {
             max_evaluations: 65_536,
             clip_to_bounds: true,
             refine: true,
+            closed_form: true,
         }
     }
 }

@@ -6,7 +6,8 @@
 //! are rigid, so distances along the direction are the same in both frames.
 
 use crate::capsule_cast::SegmentProbe;
-use crate::error::{check_pose, check_vector, CcdError, Result};
+use crate::error::{check_pose, check_vector, unit_direction, CcdError, Result};
+use crate::exact::Cast64;
 use crate::field::Field;
 use crate::march::march;
 use crate::options::CastOptions;
@@ -93,15 +94,40 @@ pub(crate) fn cast_from<const D: usize>(
     max_dist: Real,
     opts: &CastOptions,
 ) -> Result<CastResult<D>> {
-    let dir = check_cast(origin_field, origin, dir, shape.radius(), max_dist, opts)?;
+    let unit = check_cast(origin_field, origin, dir, shape.radius(), max_dist, opts)?;
     shape.check()?;
+    let exact = Cast64::local(shape, origin, dir);
+    cast_checked(sdf, shape, origin, &unit, &exact, max_dist, opts)
+}
+
+/// A checked cast in the shape's local frame (`dir` unit): in closed form where the pair has
+/// one, else marched.
+fn cast_checked<const D: usize>(
+    sdf: &dyn Sdf<D>,
+    shape: &CastShape<D>,
+    origin: &Vector<D>,
+    dir: &Vector<D>,
+    exact: &Cast64<D>,
+    max_dist: Real,
+    opts: &CastOptions,
+) -> Result<CastResult<D>> {
     let field = Field::new("sdf", sdf)?;
+    if opts.closed_form {
+        let half_axis = match shape {
+            CastShape::Capsule { half_axis, .. } => *half_axis,
+            CastShape::Ball { .. } => Vector::zeros(),
+        };
+        let closed = crate::exact::cast(&field, exact, origin, dir, &half_axis, max_dist, opts)?;
+        if let Some(result) = closed {
+            return Ok(result);
+        }
+    }
     match *shape {
         CastShape::Ball { radius } => march(
             &field,
             &mut BallProbe { radius },
             origin,
-            &dir,
+            dir,
             max_dist,
             opts,
         ),
@@ -109,7 +135,7 @@ pub(crate) fn cast_from<const D: usize>(
             &field,
             &mut SegmentProbe::new(half_axis, radius),
             origin,
-            &dir,
+            dir,
             max_dist,
             opts,
         ),
@@ -155,12 +181,14 @@ where
     let local_origin = pose.inverse_transform_point(&(*origin).into()).coords;
     let local_dir = pose.inverse_transform_vector(dir);
     let local_shape = shape.in_frame_of(pose);
-    let local = cast_from(
-        origin_field,
+    let local_unit = unit_direction("dir", &local_dir)?;
+    let exact = Cast64::posed(shape, origin, dir, pose);
+    let local = cast_checked(
         sdf,
         &local_shape,
         &local_origin,
-        &local_dir,
+        &local_unit,
+        &exact,
         max_dist,
         opts,
     )?;

@@ -103,9 +103,11 @@ fn step_cap<const D: usize>() {
     // A ray parallel to a wall face, 3 mm above it: clear, but each step is only 3 mm long.
     let wall = Cuboid::new(Vector::<D>::repeat(5.0)).unwrap();
     let origin = axis::<D>(0) * -4.0 + axis::<D>(1) * 5.003;
+    // The march's cap: a box's closed form would answer without steps.
     let opts = CastOptions {
         max_steps: 10,
         clip_to_bounds: false,
+        closed_form: false,
         ..CastOptions::default()
     };
     let r = ray_cast::<D>(&wall, &origin, &axis::<D>(0), 8.0, &opts).unwrap();

@@ -42,6 +42,13 @@ pub(crate) trait Field<const K: usize> {
     fn upper(&self, value: Real, cell: &Aabb<K>) -> Real {
         value + self.lipschitz() * cell.radius()
     }
+    /// A box holding the whole solid (`value <= 0`), search frame, when the field knows one:
+    /// where a walk onto the surface should start. Far outside it a field may only bound the
+    /// distance (a baked grid's value outside its box grows by the least sample, not the
+    /// distance), and a walk started there falls short of the surface.
+    fn solid_bounds(&self) -> Option<Aabb<K>> {
+        None
+    }
 }
 
 /// Replaces NaN by +infinity ("no information, treat as far outside").
@@ -62,6 +69,8 @@ where
     to_local: Pose<D>,
     lipschitz: Real,
     counter: &'a Counter,
+    /// The bounds in the search frame, worked out on first use (a CSG tree's walk).
+    bounds: std::cell::OnceCell<Aabb<D>>,
 }
 
 impl<'a, const D: usize> PosedSdf<'a, D>
@@ -75,12 +84,15 @@ where
             to_local,
             lipschitz: sdf.lipschitz(),
             counter,
+            bounds: std::cell::OnceCell::new(),
         }
     }
 
     /// The shape's bounds in the search frame.
     pub fn bounds(&self) -> Aabb<D> {
-        self.sdf.bounds().transformed(&self.to_local.inverse())
+        *self
+            .bounds
+            .get_or_init(|| self.sdf.bounds().transformed(&self.to_local.inverse()))
     }
 }
 
@@ -101,6 +113,9 @@ where
     }
     fn lipschitz(&self) -> Real {
         self.lipschitz
+    }
+    fn solid_bounds(&self) -> Option<Aabb<D>> {
+        Some(self.bounds()).filter(|b| b.is_valid())
     }
 }
 

@@ -81,6 +81,31 @@ where
     out
 }
 
+/// The closest points of A and B near the midpoint `p` of their closest segment: each point
+/// walked onto its surface (see [`crate::normal::onto_surface`]), then alternately the point
+/// of one nearest the other's, while that brings them closer.
+fn polish<const D: usize>(
+    fa: &dyn Field<D>,
+    fb: &dyn Field<D>,
+    p: &Vector<D>,
+) -> (Vector<D>, Vector<D>)
+where
+    Space<D>: Dim<D>,
+{
+    use crate::normal::onto_surface;
+    let mut pa = onto_surface(fa, p);
+    let mut pb = onto_surface(fb, p);
+    for _ in 0..POLISH_STEPS {
+        let qa = onto_surface(fa, &pb);
+        let qb = onto_surface(fb, &qa);
+        if (qb - qa).norm() >= (pb - pa).norm() {
+            break;
+        }
+        (pa, pb) = (qa, qb);
+    }
+    (pa, pb)
+}
+
 /// The step of the finite differences that [`settle`] and the line search take.
 fn probe(s: &Settings) -> Real {
     0.25 * s.leaf_radius
@@ -192,7 +217,14 @@ where
     }
 
     fn distance(&self, ctx: &mut Ctx) -> (Real, Vector<D>, Vector<D>) {
-        if let Some(p) = self.common_point(ctx) {
+        // The overlap test may spend half of what is left: a touching pair can take all of it
+        // to rule out an overlap (the whole interface refined), and the distance search would
+        // then have no cell to start from.
+        let full = ctx.budget.max_cells;
+        ctx.budget.max_cells = ctx.budget.cells + (full - ctx.budget.cells) / 2;
+        let common = self.common_point(ctx);
+        ctx.budget.max_cells = full;
+        if let Some(p) = common {
             let w = world_point(&self.pose_a, &p);
             return (0.0, w, w);
         }
@@ -208,27 +240,28 @@ where
             return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
         };
         let p = best.point;
+        // No finite value even at the best point: a field with no solid to measure from.
+        if !best.values.iter().all(|v| v.is_finite()) {
+            return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
+        }
         if best.values[0].max(best.values[1]) <= 0.0 {
             let w = world_point(&self.pose_a, &p);
             return (0.0, w, w);
         }
-        let mut pa = p - fa.gradient(&p) * best.values[0];
-        let mut pb = p - fb.gradient(&p) * best.values[1];
-        for _ in 0..POLISH_STEPS {
-            let qa = pb - fa.gradient(&pb) * fa.value(&pb);
-            let qb = qa - fb.gradient(&qa) * fb.value(&qa);
-            if (qb - qa).norm() >= (pb - pa).norm() {
-                break;
-            }
-            (pa, pb) = (qa, qb);
+        let (pa, pb) = polish(&fa, &fb, &p);
+        // Witnesses on both surfaces measure the distance themselves. Otherwise (a field that
+        // only bounds the distance far from its surface, as a baked grid does outside its box,
+        // walked them short) the fields' sum at the midpoint, which exact fields never put
+        // below the distance. A sample just inside one shape and just outside the other can
+        // sum below zero (an empty CSG solid gave -0.001 m, found by the proptest); a distance
+        // is never negative.
+        let on_surfaces = fa.value(&pa).abs().max(fb.value(&pb).abs()) <= s.leaf_radius;
+        let d = if on_surfaces {
+            (pb - pa).norm()
+        } else {
+            (pb - pa).norm().min(best.values[0] + best.values[1])
         }
-        // A sample just inside one shape and just outside the other can sum below zero
-        // (an empty CSG solid gave -0.001 m, found by the proptest); a distance is never
-        // negative.
-        let d = (pb - pa)
-            .norm()
-            .min(best.values[0] + best.values[1])
-            .max(0.0);
+        .max(0.0);
         (
             d,
             world_point(&self.pose_a, &pa),

@@ -8,10 +8,10 @@
 
 use std::time::Duration;
 
-/// What [`now`] measures, for the report.
+/// What `now` measures, for the report.
 #[cfg(unix)]
 pub const CLOCK: &str = "thread CPU time (clock_gettime(CLOCK_THREAD_CPUTIME_ID))";
-/// What [`now`] measures, for the report.
+/// What `now` measures, for the report.
 #[cfg(not(unix))]
 pub const CLOCK: &str = "wall clock (no thread CPU clock on this platform)";
 

@@ -37,10 +37,6 @@ pub trait Lanes<const D: usize>: 'static {
 
     /// Zero in every lane.
     fn ang_zero() -> Self::WideAng;
-    /// The lanes' angular vectors.
-    fn ang_gather(w: [&Self::Ang; 4]) -> Self::WideAng;
-    /// Lane `k`'s angular vector.
-    fn ang_lane(w: &Self::WideAng, k: usize) -> Self::Ang;
     /// Sets lane `k` of `w` to `v`.
     fn ang_set_lane(w: &mut Self::WideAng, k: usize, v: &Self::Ang);
     /// `a · b` per lane.
@@ -202,14 +198,6 @@ impl Lanes<2> for Lanes2 {
         F4::ZERO
     }
     #[inline]
-    fn ang_gather(w: [&Real; 4]) -> F4 {
-        F4::new([*w[0], *w[1], *w[2], *w[3]])
-    }
-    #[inline]
-    fn ang_lane(w: &F4, k: usize) -> Real {
-        w.as_array()[k]
-    }
-    #[inline]
     fn ang_set_lane(w: &mut F4, k: usize, v: &Real) {
         w.as_mut_array()[k] = *v;
     }
@@ -277,14 +265,6 @@ impl Lanes<3> for Lanes3 {
     #[inline]
     fn ang_zero() -> [F4; 3] {
         [F4::ZERO; 3]
-    }
-    #[inline]
-    fn ang_gather(w: [&Vector3<Real>; 4]) -> [F4; 3] {
-        vector_gather(w)
-    }
-    #[inline]
-    fn ang_lane(w: &[F4; 3], k: usize) -> Vector3<Real> {
-        vector_lane(w, k)
     }
     #[inline]
     fn ang_set_lane(w: &mut [F4; 3], k: usize, v: &Vector3<Real>) {

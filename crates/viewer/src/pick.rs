@@ -18,6 +18,7 @@
 //! own solver and state are untouched.
 
 use fathom_math::{AngVector, Dim, Real, Space, Vector};
+use fathom_solver::Softness;
 use fathom_world::{Body, BodyHandle, QueryFilter, World};
 
 /// The drag spring's frequency, Hz: the cursor is followed within a fifth of a second.
@@ -111,10 +112,10 @@ where
 {
     let body = world.body(grab.body).filter(|b| b.is_dynamic())?;
     let p = grab.point(world)?;
-    let (mass_scale, bias_rate) = soft(DRAG_HERTZ, DRAG_DAMPING, dt);
-    let rhs = body.velocity_at(&p) + (p - grab.target) * bias_rate;
+    let spring = Softness::new(DRAG_HERTZ, DRAG_DAMPING, dt);
+    let rhs = body.velocity_at(&p) + (p - grab.target) * spring.bias_rate;
     let r = p - body.center_of_mass();
-    let mut impulse = -solve_point_mass(body, &r, &rhs) * mass_scale;
+    let mut impulse = -solve_point_mass(body, &r, &rhs) * spring.mass_scale;
     let g = world.settings().gravity.norm().max(9.81);
     let max = DRAG_MAX_WEIGHTS * body.mass() * g * dt;
     let n = impulse.norm();
@@ -124,23 +125,13 @@ where
     if n > max {
         impulse *= max / n;
     }
-    let (spin_scale, _) = soft(SPIN_HERTZ_FACTOR * DRAG_HERTZ, 1.0, dt);
+    let spin_scale = Softness::new(SPIN_HERTZ_FACTOR * DRAG_HERTZ, 1.0, dt).mass_scale;
     let spin = Space::<D>::inertia_apply(&body.world_inertia(), &body.angular_velocity());
     Some(Pull {
         impulse,
         point: p,
         angular: spin * -spin_scale,
     })
-}
-
-/// The soft step's (mass scale, bias rate) of a spring of `hertz` and `damping` ratio over
-/// a step of `dt` seconds: with `w = 2 pi hertz` and `a = dt w (2 damping + dt w)`, they
-/// are `a / (1 + a)` and `w / (2 damping + dt w)`.
-pub fn soft(hertz: Real, damping: Real, dt: Real) -> (Real, Real) {
-    let omega = std::f32::consts::TAU * hertz;
-    let stiff = 2.0 * damping + dt * omega;
-    let a = dt * omega * stiff;
-    (a / (1.0 + a), omega / stiff)
 }
 
 /// `K^-1 b` where `K x = x / m + (I^-1 (r x x)) x r` is how the velocity of the point at `r`
@@ -262,8 +253,8 @@ mod tests {
             w.apply_angular_impulse(ball, pull.angular).unwrap();
             w.step();
         }
-        let (mass_scale, bias_rate) = soft(DRAG_HERTZ, DRAG_DAMPING, dt);
-        let sag = 9.81 * dt / (mass_scale * bias_rate);
+        let spring = Softness::new(DRAG_HERTZ, DRAG_DAMPING, dt);
+        let sag = 9.81 * dt / (spring.mass_scale * spring.bias_rate);
         let off = (g.point(&w).unwrap() - g.target).norm();
         // The sag, plus a millimetre for what the swing has left after 3 s (damped 0.7).
         assert!(

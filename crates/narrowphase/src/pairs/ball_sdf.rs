@@ -9,8 +9,9 @@ use fathom_math::{Dim, Pose, Real, Space};
 use fathom_sdf::Sdf;
 
 use super::{world_point, ClosedForm, Closest, Ctx};
-use crate::field::{Field, PosedSdf};
+use crate::field::sanitize;
 use crate::types::{ContactPoint, Manifold};
+use fathom_sdf::normalize_or_axis;
 
 /// A ball of `radius` at `pose_ball` (A) against the field `sdf` at `pose_sdf` (B).
 pub(crate) struct BallSdf<'a, const D: usize>
@@ -29,13 +30,15 @@ where
 {
     /// The closest features, world frame.
     fn closest(&self, ctx: &mut Ctx) -> Closest<D> {
-        let field = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
         let c = (self.pose_sdf.inverse() * self.pose_ball)
             .translation
             .vector;
         ctx.budget.cells += 1;
-        let d = field.value(&c);
-        let g = field.gradient(&c);
+        // The field is read in its own frame: a `PosedSdf` with the identity pose would only
+        // add two identity transforms to the two evaluations it counts.
+        ctx.counter.add(2);
+        let d = sanitize(self.sdf.distance(&c));
+        let g = normalize_or_axis(self.sdf.gradient(&c));
         let d = if d.is_finite() { d } else { Real::MAX };
         let n = -g;
         Closest {

@@ -241,4 +241,7 @@ impl<const D: usize> Sdf<D> for GridSource<D> {
     fn lipschitz(&self) -> Real {
         self.grid().map_or(1.0, |g| g.lipschitz())
     }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        self.grid().and_then(|g| g.interval(region))
+    }
 }

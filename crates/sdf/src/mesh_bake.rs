@@ -12,6 +12,7 @@
 
 use crate::error::{Result, SdfError};
 use crate::grid::{padded_region, BakedGrid};
+use crate::sparse_grid::{SparseGrid, SparseOptions};
 use crate::mesh::TriMesh;
 use fathom_math::{Aabb, Real, Vector3};
 use parry3d::math::Vector as PVec;
@@ -70,6 +71,34 @@ impl BakedGrid<3> {
         mesh.validate()?;
         let (region, cell) = padded_region(&mesh.bounds(), resolution)?;
         Self::from_mesh(mesh, &region, cell)
+    }
+}
+
+impl SparseGrid<3> {
+    /// The signed distance to a closed triangle mesh as a sparse grid (see
+    /// [`BakedGrid::from_mesh`] for the mesh checks and errors): fine cells of `cell` metres in
+    /// bricks near the surface only, in parallel.
+    pub fn from_mesh(
+        mesh: &TriMesh,
+        region: &Aabb<3>,
+        cell: Real,
+        options: &SparseOptions,
+    ) -> Result<Self> {
+        let parry = parry_mesh(mesh)?;
+        Self::bake_fn(region, cell, options, |p| signed_distance(&parry, p))
+    }
+
+    /// [`SparseGrid::from_mesh`] over the mesh's box with `resolution` fine cells along its
+    /// longest axis, plus two cells of padding on every side (as
+    /// [`BakedGrid::from_mesh_resolution`]).
+    pub fn from_mesh_resolution(
+        mesh: &TriMesh,
+        resolution: usize,
+        options: &SparseOptions,
+    ) -> Result<Self> {
+        mesh.validate()?;
+        let (region, cell) = padded_region(&mesh.bounds(), resolution)?;
+        Self::from_mesh(mesh, &region, cell, options)
     }
 }
 

@@ -55,6 +55,14 @@ fn signed_distance(mesh: &ParryTriMesh, p: &Vector3) -> Real {
     }
 }
 
+/// The signed distance to a closed mesh (checked as [`BakedGrid::from_mesh`] does), as a
+/// function: the source the grids sample, for the crate's tests to compare against.
+#[cfg(test)]
+pub(crate) fn mesh_distance(mesh: &TriMesh) -> Result<impl Fn(&Vector3) -> Real> {
+    let parry = parry_mesh(mesh)?;
+    Ok(move |p: &Vector3| signed_distance(&parry, p))
+}
+
 impl BakedGrid<3> {
     /// The signed distance to a closed triangle mesh sampled over `region` (local frame, the
     /// mesh's frame) with cells of `cell` metres, in parallel. Errors: an empty mesh

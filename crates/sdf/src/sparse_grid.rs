@@ -3,11 +3,12 @@
 //!
 //! **Layout.** The grid box is cut into coarse cells of `brick` fine cells a side. Every
 //! coarse cell has its `2^D` coarse corner samples (`f32`); a coarse cell that holds a fine
-//! sample within the narrow band of the surface also has a *brick*: its `(brick + 1)^D` fine
-//! samples, stored as `u16` on one grid-wide quantisation (`value = lo + q * step`). A dense
-//! grid of the same fine cell holds `4 n^D` bytes; this one about `4 (n / brick)^D` for the
-//! coarse level plus `2 (brick + 1)^D` per brick, and bricks grow with the surface's area
-//! (`n^(D-1)`), not the box's volume. See `docs/sparse_grids.md` for measured ratios.
+//! sample within the narrow band of the surface also has a *brick*: the `brick^D` fine samples
+//! it owns (fine index `i` is owned by coarse cell `i / brick`; its upper faces are owned by
+//! the next cells), stored as `u16` on one grid-wide quantisation (`value = lo + q * step`). A
+//! dense grid of the same fine cell holds `4 n^D` bytes; this one about `16 (n / brick)^D` for
+//! the coarse level (sample, brick slot, min/max) plus `2 brick^D` per brick, and bricks grow
+//! with the surface's area (`n^(D-1)`), not the box's volume. See `docs/sparse_grids.md` for measured ratios.
 //!
 //! **Which coarse cells get a brick.** With the query band `δ` ([`SparseOptions::band_cells`]
 //! fine cells), a coarse cell gets a brick when one of its fine samples has `|d| <= δ + h√D`
@@ -19,7 +20,8 @@
 //! **Continuity, so the bounds stay honest.** Where a brick meets a coarse cell without one,
 //! the fine and coarse interpolants would disagree on the shared face (a jump of up to the
 //! coarse level's error). Instead, a fine sample lying in any coarse cell without a brick is
-//! not stored: it is marked [`FROM_COARSE`] and read as the coarse interpolant at that point.
+//! not stored: it is marked [`FROM_COARSE`] and read as the coarse interpolant at that point
+//! (so is a fine sample whose owner is past the grid's top faces, or has no brick).
 //! A multilinear function sampled at the fine nodes of a face and re-interpolated is the same
 //! function, so the two sides agree on every shared face, and two bricks agree on theirs (the
 //! same source sample, quantised once for the whole grid). The field is continuous (up to float
@@ -124,7 +126,7 @@ pub struct SparseGrid<const D: usize> {
     slots: Vec<u32>,
     /// The quantisation `[lo, step]` of every stored fine sample.
     quantisation: [f32; 2],
-    /// `(brick + 1)^D` quantised samples per brick, axis 0 fastest.
+    /// `brick^D` quantised samples per brick (the ones it owns), axis 0 fastest.
     samples: Vec<u16>,
     #[serde(skip_serializing)]
     derived: Derived<D>,
@@ -202,7 +204,7 @@ impl<const D: usize> SparseGrid<D> {
                 format!("expected one per coarse cell, {n_cells}, got {}", d.slots.len()),
             ));
         }
-        let per_brick = (d.brick + 1).pow(D as u32);
+        let per_brick = d.brick.pow(D as u32);
         let bricks = d.samples.len() / per_brick;
         if d.samples.len() % per_brick != 0 || bricks > MAX_GRID_SAMPLES / per_brick {
             return Err(invalid(
@@ -304,9 +306,11 @@ impl<const D: usize> SparseGrid<D> {
         options.validate()?;
         let brick = options.brick_cells;
         let coarse_cell = cell * brick as Real;
+        // One coarse layer more than covers the region: fine samples on the grid's top faces
+        // have no owner and read the coarse level, so the surface must stay a cell away.
         let mut coarse_dims = SVector::<usize, D>::zeros();
         for k in 0..D {
-            let n = (region.extents()[k] / coarse_cell).ceil() + 1.0;
+            let n = (region.extents()[k] / coarse_cell).ceil() + 2.0;
             if n.is_nan() || n > MAX_GRID_SAMPLES as Real {
                 return Err(SdfError::TooLarge {
                     field: "cell",
@@ -331,7 +335,7 @@ impl<const D: usize> SparseGrid<D> {
         let stride = strides(&coarse_dims);
         let corners = corner_offsets(&stride);
         let side = SVector::<usize, D>::repeat(brick + 1);
-        let per_brick = (brick + 1).pow(D as u32);
+        let per_brick = brick.pow(D as u32);
         let found: Vec<BakedBrick> = (0..cells.iter().product::<usize>())
             .into_par_iter()
             .filter_map(|c| {
@@ -344,7 +348,18 @@ impl<const D: usize> SparseGrid<D> {
                 if near > half_diagonal + band {
                     return None;
                 }
-                let values: Vec<f32> = (0..per_brick)
+                // A cheaper look first: the samples every half brick (every fine sample is
+                // within half a sub-cell's diagonal of one), so most far cells cost 3^D samples.
+                let half = (brick / 2).max(1);
+                let sub = SVector::<usize, D>::repeat(brick / half + 1);
+                let sub_reach = 0.5 * (half as Real) * cell * (D as Real).sqrt();
+                let sub_near = (0..sub.iter().product())
+                    .map(|j| f(&at(idx * brick + unflatten(&sub, j) * half)).abs())
+                    .fold(Real::INFINITY, Real::min);
+                if brick % half == 0 && sub_near > sub_reach + band {
+                    return None;
+                }
+                let values: Vec<f32> = (0..(brick + 1).pow(D as u32))
                     .map(|j| f(&at(idx * brick + unflatten(&side, j))))
                     .collect();
                 values
@@ -381,10 +396,14 @@ impl<const D: usize> SparseGrid<D> {
             (0.0, 0.0)
         };
         let mut samples = Vec::with_capacity(found.len() * per_brick);
+        let owned = |j: &usize| unflatten(&side, *j).iter().all(|&i| i < brick);
         for (b, keep) in found.iter().zip(&stored) {
-            samples.extend(b.values.iter().zip(keep).map(|(&v, &k)| match k {
+            let nodes = (0..side.iter().product()).filter(owned);
+            samples.extend(nodes.map(|j| match keep[j] {
                 false => FROM_COARSE,
-                true if step > 0.0 => ((v - lo) / step).round().clamp(0.0, MAX_LEVEL) as u16,
+                true if step > 0.0 => {
+                    ((b.values[j] - lo) / step).round().clamp(0.0, MAX_LEVEL) as u16
+                }
                 true => 0,
             }));
         }
@@ -422,12 +441,7 @@ impl<const D: usize> SparseGrid<D> {
 
     /// How many bricks of fine samples the grid holds.
     pub fn brick_count(&self) -> usize {
-        self.samples.len() / (self.brick + 1).pow(D as u32)
-    }
-
-    /// Fine samples along each axis of the dense grid with the same cell and box.
-    pub fn fine_dims(&self) -> SVector<usize, D> {
-        self.coarse_dims.map(|n| (n - 1) * self.brick + 1)
+        self.samples.len() / self.brick.pow(D as u32)
     }
 
     /// The quantisation step of stored fine samples, metres: within the band the field is
@@ -440,11 +454,6 @@ impl<const D: usize> SparseGrid<D> {
     /// each) and the per-coarse-cell min/max (8 each).
     pub fn memory_bytes(&self) -> usize {
         4 * self.coarse.len() + 4 * self.slots.len() + 2 * self.samples.len() + 8 * self.slots.len()
-    }
-
-    /// Bytes the dense grid of the same fine cell over the same box holds (4 per sample).
-    pub fn dense_memory_bytes(&self) -> usize {
-        4 * self.fine_dims().iter().product::<usize>()
     }
 
     /// The box the samples span, local frame.
@@ -467,37 +476,35 @@ impl<const D: usize> SparseGrid<D> {
             .collect()
     }
 
-    /// Every fine value of the brick in `slot` (coarse cell `idx`), [`FROM_COARSE`] samples
-    /// read from the coarse interpolant.
-    fn brick_values(&self, slot: usize, idx: &SVector<usize, D>) -> Vec<Real> {
+    /// Every fine value of coarse cell `idx`'s brick, `(brick + 1)^D` of them.
+    fn brick_values(&self, idx: &SVector<usize, D>) -> Vec<Real> {
         let side = SVector::<usize, D>::repeat(self.brick + 1);
-        let per_brick = (self.brick + 1).pow(D as u32);
-        let corners = self.coarse_corners(idx);
-        let [lo, step] = self.quantisation;
-        self.samples[slot * per_brick..(slot + 1) * per_brick]
-            .iter()
-            .enumerate()
-            .map(|(j, &q)| {
-                if q == FROM_COARSE {
-                    let t = unflatten(&side, j).map(|i| i as Real / self.brick as Real);
-                    multilinear(&corners, &t, 1.0, &[true; D]).0
-                } else {
-                    lo + q as Real * step
-                }
-            })
+        let coarse = self.coarse_corners(idx);
+        (0..side.iter().product())
+            .map(|j| self.node_value(idx, &unflatten(&side, j), &coarse))
             .collect()
     }
 
-    /// One fine value of a brick (see [`SparseGrid::brick_values`]).
-    fn fine_value(
-        &self,
-        slot: usize,
-        node: &SVector<usize, D>,
-        coarse: &[Real],
-    ) -> Real {
-        let side = SVector::<usize, D>::repeat(self.brick + 1);
-        let per_brick = (self.brick + 1).pow(D as u32);
-        let q = self.samples[slot * per_brick + node.dot(&strides(&side))];
+    /// The fine value at node `node` (each index `0..=brick`) of coarse cell `idx`, whose
+    /// corner values are `coarse`: its owner's stored sample, or the coarse interpolant where
+    /// it is not stored (module docs). Every cell holding the node gets the same value.
+    fn node_value(&self, idx: &SVector<usize, D>, node: &SVector<usize, D>, coarse: &[Real]) -> Real {
+        let cells = self.coarse_dims.map(|n| n - 1);
+        let global = idx * self.brick + node;
+        let owner = global / self.brick;
+        let q = if (0..D).all(|k| owner[k] < cells[k]) {
+            match self.slots[owner.dot(&strides(&cells))] {
+                NO_BRICK => FROM_COARSE,
+                slot => {
+                    let local = global - owner * self.brick;
+                    let side = SVector::<usize, D>::repeat(self.brick);
+                    let per_brick = self.brick.pow(D as u32);
+                    self.samples[slot as usize * per_brick + local.dot(&strides(&side))]
+                }
+            }
+        } else {
+            FROM_COARSE
+        };
         if q == FROM_COARSE {
             let t = node.map(|i| i as Real / self.brick as Real);
             multilinear(coarse, &t, 1.0, &[true; D]).0
@@ -527,7 +534,7 @@ impl<const D: usize> SparseGrid<D> {
         let corners: Vec<Real> = (0..1usize << D)
             .map(|mask| {
                 let node = j + SVector::<usize, D>::from_fn(|k, _| (mask >> k) & 1);
-                self.fine_value(slot as usize, &node, &coarse)
+                self.node_value(&idx, &node, &coarse)
             })
             .collect();
         multilinear(&corners, &t, self.cell, clamped)
@@ -601,7 +608,7 @@ impl<const D: usize> SparseGrid<D> {
                 range(&corners),
             );
         }
-        let values = self.brick_values(slot as usize, idx);
+        let values = self.brick_values(idx);
         let side = SVector::<usize, D>::repeat(self.brick + 1);
         let stride = strides(&side);
         let offsets = corner_offsets(&stride);

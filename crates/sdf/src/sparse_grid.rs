@@ -549,7 +549,7 @@ impl<const D: usize> SparseGrid<D> {
     /// Per coarse cell: the slope bound, the cells with a value `<= 0`, and the min/max.
     fn derive(&self) -> Derived<D> {
         let cells = self.coarse_dims.map(|n| n - 1);
-        let per_cell: Vec<(Real, Option<Aabb<D>>, [f32; 2])> = (0..cells.iter().product())
+        let per_cell: Vec<CellFacts<D>> = (0..cells.iter().product())
             .into_par_iter()
             .map(|c| self.derive_cell(&unflatten(&cells, c), self.slots[c]))
             .collect();
@@ -557,17 +557,13 @@ impl<const D: usize> SparseGrid<D> {
         let mut zero: Option<Aabb<D>> = None;
         let mut min_value = Real::INFINITY;
         let mut min_boundary = Real::INFINITY;
-        for (c, (slope, z, [lo, _])) in per_cell.iter().enumerate() {
-            lipschitz = lipschitz.max(*slope);
-            if let Some(z) = z {
+        for facts in &per_cell {
+            lipschitz = lipschitz.max(facts.slope);
+            if let Some(z) = &facts.zero {
                 zero = Some(zero.map_or(*z, |a| a.merge(z)));
             }
-            min_value = min_value.min(*lo);
-            let idx = unflatten(&cells, c);
-            if (0..D).any(|k| idx[k] == 0 || idx[k] + 1 == cells[k]) {
-                // A lower bound of the boundary's samples (level_bounds only needs that).
-                min_boundary = min_boundary.min(*lo);
-            }
+            min_value = min_value.min(facts.range[0]);
+            min_boundary = min_boundary.min(facts.boundary_min);
         }
         if min_boundary <= 0.0 {
             // Outside the box the field is <= 0 only within -min_value of it.
@@ -582,12 +578,12 @@ impl<const D: usize> SparseGrid<D> {
                 origin: self.origin,
                 block: self.coarse_cell(),
                 count: cells,
-                bounds: per_cell.iter().map(|p| p.2).collect(),
+                bounds: per_cell.iter().map(|p| p.range).collect(),
             },
         }
     }
 
-    fn derive_cell(&self, idx: &SVector<usize, D>, slot: u32) -> (Real, Option<Aabb<D>>, [f32; 2]) {
+    fn derive_cell(&self, idx: &SVector<usize, D>, slot: u32) -> CellFacts<D> {
         let corner_of = |cell: Real, at: Vector<D>| Aabb::new(at, at.add_scalar(cell));
         let low = self.origin + idx.map(|i| i as Real) * self.coarse_cell();
         let range = |v: &[Real]| {
@@ -596,17 +592,33 @@ impl<const D: usize> SparseGrid<D> {
                     [l.min(x), h.max(x)]
                 })
         };
+        let cells = self.coarse_dims.map(|n| n - 1);
+        // The least value at nodes on the grid box's faces (`side` nodes a side, `step` fine
+        // cells apart).
+        let boundary_min = |values: &[Real], side: usize, step: usize| {
+            let n = SVector::<usize, D>::repeat(side);
+            values
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| {
+                    let g = idx * self.brick + unflatten(&n, *j) * step;
+                    (0..D).any(|k| g[k] == 0 || g[k] == cells[k] * self.brick)
+                })
+                .map(|(_, &v)| v)
+                .fold(Real::INFINITY, Real::min)
+        };
         if slot == NO_BRICK {
             let corners = self.coarse_corners(idx);
             let zero = corners
                 .iter()
                 .any(|&v| v <= 0.0)
                 .then(|| corner_of(self.coarse_cell(), low));
-            return (
-                cell_slope::<D>(&corners, self.coarse_cell()),
+            return CellFacts {
+                slope: cell_slope::<D>(&corners, self.coarse_cell()),
                 zero,
-                range(&corners),
-            );
+                range: range(&corners),
+                boundary_min: boundary_min(&corners, 2, self.brick),
+            };
         }
         let values = self.brick_values(idx);
         let side = SVector::<usize, D>::repeat(self.brick + 1);
@@ -625,8 +637,25 @@ impl<const D: usize> SparseGrid<D> {
                 zero = Some(zero.map_or(b, |a| a.merge(&b)));
             }
         }
-        (slope, zero, range(&values))
+        CellFacts {
+            slope,
+            zero,
+            range: range(&values),
+            boundary_min: boundary_min(&values, self.brick + 1, 1),
+        }
     }
+}
+
+/// What [`SparseGrid`]'s derivation learns from one coarse cell.
+struct CellFacts<const D: usize> {
+    /// `|m(cell)|` over its cells (its own, or its brick's fine cells).
+    slope: Real,
+    /// Its cells with a value `<= 0`.
+    zero: Option<Aabb<D>>,
+    /// Its least and greatest value.
+    range: [f32; 2],
+    /// Its least value on the grid box's faces (`+inf` off them).
+    boundary_min: Real,
 }
 
 /// Which fine samples of the brick in coarse cell `idx` are stored: those lying in no coarse

@@ -1,5 +1,8 @@
 //! Where a shape tree's baked grid comes from: inline in the scene file, or a grid file.
 //!
+//! A sparse grid ([`GridSource::Sparse`]) is held inline; its own file format is
+//! [`SparseGrid::save`]'s.
+//!
 //! A grid file is the grid's samples in a small binary format: the bytes
 //! `FATHOMGRID`, a format version byte, the dimension byte, then the grid
 //! encoded with postcard 1 (integers as varints, each `f32` sample as 4 little-endian
@@ -10,6 +13,7 @@
 
 use crate::error::{Result, SdfError};
 use crate::grid::{BakedGrid, GridData};
+use crate::sparse_grid::SparseGrid;
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
@@ -41,6 +45,9 @@ pub enum GridSource<const D: usize> {
         #[serde(skip)]
         grid: Option<Arc<BakedGrid<D>>>,
     },
+    /// A narrow-band sparse grid, inline (see [`SparseGrid`]; appended last so that older
+    /// scenes and snapshots keep their variant numbers).
+    Sparse(Arc<SparseGrid<D>>),
 }
 
 /// Two sources are equal when they hold equal grids, or name the same file.
@@ -49,23 +56,49 @@ impl<const D: usize> PartialEq for GridSource<D> {
         match (self, other) {
             (GridSource::Inline(a), GridSource::Inline(b)) => a == b,
             (GridSource::File { path: a, .. }, GridSource::File { path: b, .. }) => a == b,
+            (GridSource::Sparse(a), GridSource::Sparse(b)) => a == b,
             _ => false,
         }
     }
 }
 
 impl<const D: usize> GridSource<D> {
-    /// The grid, if it is inline or loaded.
+    /// The dense grid, if it is inline or loaded (`None` for a sparse grid).
     pub fn grid(&self) -> Option<&BakedGrid<D>> {
         match self {
             GridSource::Inline(g) => Some(g),
             GridSource::File { grid, .. } => grid.as_deref(),
+            GridSource::Sparse(_) => None,
+        }
+    }
+
+    /// The sparse grid, if this is one.
+    pub fn sparse(&self) -> Option<&SparseGrid<D>> {
+        match self {
+            GridSource::Sparse(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The field, dense or sparse, unless this is a file not loaded yet.
+    pub fn field(&self) -> Option<&dyn Sdf<D>> {
+        match self {
+            GridSource::Sparse(g) => Some(&**g as &dyn Sdf<D>),
+            _ => self.grid().map(|g| g as &dyn Sdf<D>),
+        }
+    }
+
+    /// The fine cell, metres, unless this is a file not loaded yet.
+    pub fn cell(&self) -> Option<Real> {
+        match self {
+            GridSource::Sparse(g) => Some(g.cell()),
+            _ => self.grid().map(|g| g.cell()),
         }
     }
 
     /// True unless this is a file not loaded yet.
     pub fn is_loaded(&self) -> bool {
-        self.grid().is_some()
+        self.field().is_some()
     }
 
     /// Errors when this is a file not loaded yet (the grid itself was checked when made).
@@ -92,11 +125,12 @@ impl<const D: usize> GridSource<D> {
         Ok(())
     }
 
-    /// The shared grid, if it is inline or loaded (clones share the samples).
+    /// The shared dense grid, if it is inline or loaded (clones share the samples).
     pub fn shared(&self) -> Option<&Arc<BakedGrid<D>>> {
         match self {
             GridSource::Inline(g) => Some(g),
             GridSource::File { grid, .. } => grid.as_ref(),
+            GridSource::Sparse(_) => None,
         }
     }
 }
@@ -224,24 +258,24 @@ const SAMPLE_BYTES: u64 = 4;
 
 impl<const D: usize> Sdf<D> for GridSource<D> {
     fn distance(&self, p: &Vector<D>) -> Real {
-        self.grid().map_or(UNLOADED_DISTANCE, |g| g.distance(p))
+        self.field().map_or(UNLOADED_DISTANCE, |g| g.distance(p))
     }
     fn bounds(&self) -> Aabb<D> {
-        self.grid().map_or(Aabb::EMPTY, |g| g.bounds())
+        self.field().map_or(Aabb::EMPTY, |g| g.bounds())
     }
     fn level_bounds(&self, level: Real) -> Aabb<D> {
-        self.grid().map_or(Aabb::EMPTY, |g| g.level_bounds(level))
+        self.field().map_or(Aabb::EMPTY, |g| g.level_bounds(level))
     }
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
-        self.grid().map_or_else(
+        self.field().map_or_else(
             || crate::normalize_or_axis(Vector::zeros()),
             |g| g.gradient(p),
         )
     }
     fn lipschitz(&self) -> Real {
-        self.grid().map_or(1.0, |g| g.lipschitz())
+        self.field().map_or(1.0, |g| g.lipschitz())
     }
     fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
-        self.grid().and_then(|g| g.interval(region))
+        self.field().and_then(|g| g.interval(region))
     }
 }

@@ -271,6 +271,12 @@ fn check_mesh(name: &str, mesh: &TriMesh, resolution: usize) {
         .unwrap();
     let dense = dense_bytes(mesh, resolution);
     let ratio = dense as Real / grid.memory_bytes() as Real;
+    println!(
+        "{name} ({} triangles) at {resolution}: {} bricks, {} B against {dense} B, {ratio:.1}x",
+        mesh.indices.len(),
+        grid.brick_count(),
+        grid.memory_bytes()
+    );
     assert!(
         ratio >= 10.0,
         "{name}: {} bytes against the dense grid's {dense} ({ratio}x)",
@@ -379,3 +385,17 @@ fn report_sparse_memory() {
     }
 }
 
+
+/// A sparse grid in a shape tree: the same field, and it survives RON (scenes, snapshots).
+#[test]
+fn sparse_grid_in_a_shape_tree_roundtrips() {
+    let grid = SparseGrid::bake_shape(&ring_2d(), 48, &SparseOptions::default()).unwrap();
+    let shape = Shape::<2>::Grid(crate::GridSource::Sparse(std::sync::Arc::new(grid.clone())));
+    let back = Shape::<2>::from_ron(&shape.to_ron()).unwrap();
+    assert_eq!(back, shape);
+    shape.validate().unwrap();
+    for p in [Vector::<2>::new(0.3, 0.1), Vector::<2>::new(-2.0, 0.5)] {
+        assert_eq!(shape.distance(&p), grid.distance(&p));
+        assert_eq!(back.distance(&p), grid.distance(&p));
+    }
+}

@@ -66,7 +66,9 @@ fn near_surface(grid: &BakedGrid<3>, count: usize) -> Vec<Vector3> {
     while out.len() < count && i < 1_000_000 {
         // A low-discrepancy walk (golden-ratio steps per axis) over the grid box.
         let t = |k: f64| ((i as f64 * k).fract()) as Real;
-        let p = b.min + b.extents().component_mul(&Vector3::new(t(0.618_034), t(0.754_878), t(0.569_840)));
+        let p = b.min
+            + b.extents()
+                .component_mul(&Vector3::new(t(0.618_034), t(0.754_878), t(0.569_840)));
         if grid.distance(&p).abs() <= grid.cell() {
             out.push(p);
         }
@@ -100,10 +102,20 @@ fn dense_vs_sparse(c: &mut Criterion, name: &str, mesh: &TriMesh) {
         bench.iter(|| SparseGrid::from_mesh_resolution(black_box(mesh), RESOLUTION, &options))
     });
     group.bench_function("query_dense_1000", |bench| {
-        bench.iter(|| points.iter().map(|p| dense.distance(black_box(p))).sum::<Real>())
+        bench.iter(|| {
+            points
+                .iter()
+                .map(|p| dense.distance(black_box(p)))
+                .sum::<Real>()
+        })
     });
     group.bench_function("query_sparse_1000", |bench| {
-        bench.iter(|| points.iter().map(|p| sparse.distance(black_box(p))).sum::<Real>())
+        bench.iter(|| {
+            points
+                .iter()
+                .map(|p| sparse.distance(black_box(p)))
+                .sum::<Real>()
+        })
     });
     group.finish();
 }

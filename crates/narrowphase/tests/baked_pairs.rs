@@ -4,8 +4,8 @@
 //! A grid's field outside its box only bounds the distance (it grows by the least sample), so
 //! the separated pair's midpoint and the walks onto the surfaces must not trust it there.
 use fathom_math::{Dim, Pose, Pose2, Pose3, Real, Space, Vector, Vector2, Vector3};
-use fathom_narrowphase::{distance, penetration, ContactOptions, DEFAULT_MIN_CELL_FRACTION};
 use fathom_narrowphase::QueryStats;
+use fathom_narrowphase::{distance, penetration, ContactOptions, DEFAULT_MIN_CELL_FRACTION};
 use fathom_sdf::{mesh_sdf, BakedGrid, Sdf, Shape, SparseGrid, SparseOptions};
 
 /// Half extents of the inner box and rounding radius: half height 0.3 m.

@@ -24,9 +24,7 @@
 //! the boundary samples are positive and the box holds the whole surface.
 
 use crate::error::{check_finite_vec, check_positive, Result, SdfError};
-use crate::grid_kernel::{
-    cell_slope, extend_outside, multilinear, outside_reach, BlockBounds,
-};
+use crate::grid_kernel::{cell_slope, extend_outside, multilinear, outside_reach, BlockBounds};
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
@@ -94,7 +92,10 @@ impl<const D: usize> TryFrom<GridData<D>> for BakedGrid<D> {
 }
 
 /// Checks per-axis sample counts and returns their product.
-pub(crate) fn sample_count<const D: usize>(field: &'static str, dims: &SVector<usize, D>) -> Result<usize> {
+pub(crate) fn sample_count<const D: usize>(
+    field: &'static str,
+    dims: &SVector<usize, D>,
+) -> Result<usize> {
     let mut total: usize = 1;
     for &n in dims.iter() {
         if n < 2 {

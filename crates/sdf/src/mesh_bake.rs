@@ -12,8 +12,8 @@
 
 use crate::error::{Result, SdfError};
 use crate::grid::{padded_region, BakedGrid};
-use crate::sparse_grid::{SparseGrid, SparseOptions};
 use crate::mesh::TriMesh;
+use crate::sparse_grid::{SparseGrid, SparseOptions};
 use fathom_math::{Aabb, Real, Vector3};
 use parry3d::math::Vector as PVec;
 use parry3d::query::PointQueryWithLocation;

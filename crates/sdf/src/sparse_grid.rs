@@ -201,7 +201,10 @@ impl<const D: usize> SparseGrid<D> {
         if d.slots.len() != n_cells {
             return Err(invalid(
                 "slots",
-                format!("expected one per coarse cell, {n_cells}, got {}", d.slots.len()),
+                format!(
+                    "expected one per coarse cell, {n_cells}, got {}",
+                    d.slots.len()
+                ),
             ));
         }
         let per_brick = d.brick.pow(D as u32);
@@ -225,8 +228,8 @@ impl<const D: usize> SparseGrid<D> {
             ));
         }
         let coarse_cell = d.cell * d.brick as Real;
-        check_is_distance(&d.origin, coarse_cell, &d.coarse_dims, &d.coarse).map_err(|e| {
-            match e {
+        check_is_distance(&d.origin, coarse_cell, &d.coarse_dims, &d.coarse).map_err(
+            |e| match e {
                 SdfError::NotADistance {
                     index,
                     neighbour,
@@ -245,8 +248,8 @@ impl<const D: usize> SparseGrid<D> {
                     cell,
                 },
                 other => other,
-            }
-        })?;
+            },
+        )?;
         let mut grid = Self {
             origin: d.origin,
             cell: d.cell,
@@ -488,7 +491,12 @@ impl<const D: usize> SparseGrid<D> {
     /// The fine value at node `node` (each index `0..=brick`) of coarse cell `idx`, whose
     /// corner values are `coarse`: its owner's stored sample, or the coarse interpolant where
     /// it is not stored (module docs). Every cell holding the node gets the same value.
-    fn node_value(&self, idx: &SVector<usize, D>, node: &SVector<usize, D>, coarse: &[Real]) -> Real {
+    fn node_value(
+        &self,
+        idx: &SVector<usize, D>,
+        node: &SVector<usize, D>,
+        coarse: &[Real],
+    ) -> Real {
         let cells = self.coarse_dims.map(|n| n - 1);
         let global = idx * self.brick + node;
         let owner = global / self.brick;
@@ -517,9 +525,8 @@ impl<const D: usize> SparseGrid<D> {
     fn interpolate(&self, p: &Vector<D>, clamped: &[bool; D]) -> (Real, Vector<D>) {
         let cells = self.coarse_dims.map(|n| n - 1);
         let u = (p - self.origin) / self.coarse_cell();
-        let idx = SVector::<usize, D>::from_fn(|k, _| {
-            (u[k].floor().max(0.0) as usize).min(cells[k] - 1)
-        });
+        let idx =
+            SVector::<usize, D>::from_fn(|k, _| (u[k].floor().max(0.0) as usize).min(cells[k] - 1));
         let coarse = self.coarse_corners(&idx);
         let slot = self.slots[idx.dot(&strides(&cells))];
         if slot == NO_BRICK {

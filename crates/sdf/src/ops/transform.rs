@@ -103,7 +103,8 @@ where
     }
     /// The child's bounds over the box around the region moved into the child's frame.
     fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
-        self.shape.interval(&region.transformed(&self.pose.inverse()))
+        self.shape
+            .interval(&region.transformed(&self.pose.inverse()))
     }
 }
 

@@ -152,7 +152,10 @@ where
                 let mut below = p;
                 below[k] -= 1e-4 * grid.cell();
                 let jump = (grid.distance(&p) - grid.distance(&below)).abs();
-                assert!(jump <= l * 1e-4 * grid.cell() + rounding, "{D}D: jump {jump} at {p:?}");
+                assert!(
+                    jump <= l * 1e-4 * grid.cell() + rounding,
+                    "{D}D: jump {jump} at {p:?}"
+                );
             }
         }
     }
@@ -186,8 +189,7 @@ fn check_intervals<const D: usize>(field: &dyn Sdf<D>, region: Aabb<D>, name: &s
                 answered.set(answered.get() + 1);
                 let mut probe = super::support::runner(1);
                 let inside = super::support::point_in(b);
-                let mut points: Vec<Vector<D>> =
-                    (0..1usize << D).map(|m| b.corner(m)).collect();
+                let mut points: Vec<Vector<D>> = (0..1usize << D).map(|m| b.corner(m)).collect();
                 points.push(b.center());
                 for _ in 0..24 {
                     points.push(inside.new_tree(&mut probe).unwrap().current());
@@ -247,7 +249,10 @@ fn meshes() -> Vec<(String, TriMesh)> {
         .map(|n| (n.to_string(), crate::load_obj(dir.join(n)).unwrap()))
         .collect();
     let ball = Shape::<3>::ball(1.0).unwrap();
-    out.push(("sphere".into(), crate::mesh_sdf(&ball, SPHERE_MESH_CELL).unwrap()));
+    out.push((
+        "sphere".into(),
+        crate::mesh_sdf(&ball, SPHERE_MESH_CELL).unwrap(),
+    ));
     out
 }
 
@@ -267,8 +272,8 @@ fn dense_bytes(mesh: &TriMesh, resolution: usize) -> usize {
 /// The sparse grid of `mesh` at `resolution` is at least 10x smaller than the dense grid of
 /// the same cell, and as accurate near the surface (against parry's exact mesh distance).
 fn check_mesh(name: &str, mesh: &TriMesh, resolution: usize) {
-    let grid = SparseGrid::from_mesh_resolution(mesh, resolution, &SparseOptions::default())
-        .unwrap();
+    let grid =
+        SparseGrid::from_mesh_resolution(mesh, resolution, &SparseOptions::default()).unwrap();
     let dense = dense_bytes(mesh, resolution);
     let ratio = dense as Real / grid.memory_bytes() as Real;
     println!(
@@ -384,7 +389,6 @@ fn report_sparse_memory() {
         }
     }
 }
-
 
 /// A sparse grid in a shape tree: the same field, and it survives RON (scenes, snapshots).
 #[test]

@@ -117,12 +117,17 @@ pub(crate) fn sample_count<const D: usize>(
     Ok(total)
 }
 
-/// The samples per axis that cover `region` with cells of size `cell`.
-fn dims_covering<const D: usize>(region: &Aabb<D>, cell: Real) -> Result<SVector<usize, D>> {
+/// The samples per axis that cover `region` with cells of size `cell`, plus `extra` cells
+/// past its top along each axis.
+pub(crate) fn dims_covering<const D: usize>(
+    region: &Aabb<D>,
+    cell: Real,
+    extra: usize,
+) -> Result<SVector<usize, D>> {
     let e = region.extents();
     let mut dims = SVector::<usize, D>::zeros();
     for k in 0..D {
-        let n = (e[k] / cell).ceil() + 1.0;
+        let n = (e[k] / cell).ceil() + 1.0 + extra as Real;
         if n.is_nan() || n > MAX_GRID_SAMPLES as Real {
             return Err(SdfError::TooLarge {
                 field: "cell",
@@ -175,6 +180,7 @@ const DISTANCE_STEP_ULPS: Real = 32.0;
 /// [`DISTANCE_STEP_ULPS`] of rounding. Each sample is compared with its next neighbour along
 /// each axis, `D` comparisons a sample.
 pub(crate) fn check_is_distance<const D: usize>(
+    field: &'static str,
     origin: &Vector<D>,
     cell: Real,
     dims: &SVector<usize, D>,
@@ -194,7 +200,7 @@ pub(crate) fn check_is_distance<const D: usize>(
             let limit = cell + rounding;
             if (b - a).abs() > limit {
                 return Err(SdfError::NotADistance {
-                    field: "values",
+                    field,
                     index,
                     neighbour: index + step,
                     axis,
@@ -250,7 +256,7 @@ impl<const D: usize> BakedGrid<D> {
             });
         }
         check_has_inside(&values)?;
-        check_is_distance(&origin, cell, &dims, &values)?;
+        check_is_distance("values", &origin, cell, &dims, &values)?;
         let mut grid = Self {
             origin,
             cell,
@@ -286,7 +292,7 @@ impl<const D: usize> BakedGrid<D> {
     ) -> Result<Self> {
         check_region("region", region)?;
         check_positive("cell", cell)?;
-        let dims = dims_covering(region, cell)?;
+        let dims = dims_covering(region, cell, 0)?;
         let total = dims.iter().product::<usize>();
         let origin = region.min;
         let values: Vec<f32> = (0..total)
@@ -538,28 +544,37 @@ pub(crate) fn corner_offsets<const D: usize>(stride: &SVector<usize, D>) -> Vec<
         .collect()
 }
 
-impl<const D: usize> Sdf<D> for BakedGrid<D> {
-    fn distance(&self, p: &Vector<D>) -> Real {
-        self.eval(p).0
-    }
-    /// The cells with a corner sample `<= 0` (the interpolant is never below its least corner),
-    /// grown when the surface reaches the grid's boundary; [`Aabb::EMPTY`] if no sample is `<= 0`.
-    fn bounds(&self) -> Aabb<D> {
-        self.derived.zero_bounds.unwrap_or(Aabb::EMPTY)
-    }
-    fn level_bounds(&self, level: Real) -> Aabb<D> {
-        if level <= 0.0 {
-            self.bounds()
-        } else if level < self.derived.min_boundary {
-            // Outside the box the field is at least the least boundary sample.
-            self.grid_box()
-        } else {
-            self.grid_box().loosened(level - self.derived.min_value)
+/// The `Sdf` methods both grid kinds share: each has `eval` (value and gradient anywhere),
+/// `grid_box` and `derived.{zero_bounds, min_boundary, min_value}` (module docs).
+macro_rules! grid_field_common {
+    () => {
+        fn distance(&self, p: &Vector<D>) -> Real {
+            self.eval(p).0
         }
-    }
-    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
-        self.eval(p).1
-    }
+        /// The cells with a value `<= 0` (an interpolant is never below its least corner),
+        /// grown when the surface reaches the grid's boundary; [`Aabb::EMPTY`] if none.
+        fn bounds(&self) -> Aabb<D> {
+            self.derived.zero_bounds.unwrap_or(Aabb::EMPTY)
+        }
+        fn level_bounds(&self, level: Real) -> Aabb<D> {
+            let d = &self.derived;
+            crate::grid_kernel::grid_level_bounds(
+                self.bounds(),
+                self.grid_box(),
+                d.min_boundary,
+                d.min_value,
+                level,
+            )
+        }
+        fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+            self.eval(p).1
+        }
+    };
+}
+pub(crate) use grid_field_common;
+
+impl<const D: usize> Sdf<D> for BakedGrid<D> {
+    grid_field_common!();
     /// `max(L_g, 1)`: see the module docs.
     fn lipschitz(&self) -> Real {
         self.interpolation_lipschitz().max(1.0)

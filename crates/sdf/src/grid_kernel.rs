@@ -190,3 +190,22 @@ pub(crate) fn outside_reach<const D: usize>(
         hi
     }
 }
+
+/// A grid's `level_bounds` (both kinds): its solid's `bounds` at or below level 0; the grid box
+/// below the least value on its faces (outside, the field is at least that); beyond, the box
+/// grown by how far the outside field (which rises from `min_value`) stays under `level`.
+pub(crate) fn grid_level_bounds<const D: usize>(
+    bounds: Aabb<D>,
+    grid_box: Aabb<D>,
+    min_boundary: Real,
+    min_value: Real,
+    level: Real,
+) -> Aabb<D> {
+    if level <= 0.0 {
+        bounds
+    } else if level < min_boundary {
+        grid_box
+    } else {
+        grid_box.loosened(level - min_value)
+    }
+}

@@ -196,24 +196,37 @@ impl<const D: usize> BakedGrid<D> {
             path: Some(name.clone()),
             message,
         };
-        let header = MAGIC.len() + 2;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not a Fathom grid file (bad header)".into()));
-        }
-        let (version, dim) = (bytes[MAGIC.len()], bytes[MAGIC.len() + 1] as usize);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}, this build reads {VERSION}"
-            )));
-        }
-        if dim != D {
-            return Err(bad(format!(
-                "the file holds a {dim}D grid, a {D}D one was expected"
-            )));
-        }
-        let data = decode_body::<D>(&bytes[header..]).map_err(bad)?;
+        let body = file_body(&bytes, MAGIC, VERSION, D, "grid").map_err(bad)?;
+        let data = decode_body::<D>(body).map_err(bad)?;
         Self::from_samples(data.origin, data.cell, data.dims, data.values)
     }
+}
+
+/// The body of a grid file (dense or sparse) after its header: the `magic` bytes, the format
+/// `version` byte and the dimension byte `dim`; what is wrong with the header otherwise.
+pub(crate) fn file_body<'a>(
+    bytes: &'a [u8],
+    magic: &[u8],
+    version: u8,
+    dim: usize,
+    kind: &str,
+) -> std::result::Result<&'a [u8], String> {
+    let header = magic.len() + 2;
+    if bytes.len() < header || &bytes[..magic.len()] != magic {
+        return Err(format!("not a Fathom {kind} file (bad header)"));
+    }
+    let (found, d) = (bytes[magic.len()], bytes[magic.len() + 1] as usize);
+    if found != version {
+        return Err(format!(
+            "format version {found}, this build reads {version}"
+        ));
+    }
+    if d != dim {
+        return Err(format!(
+            "the file holds a {d}D grid, a {dim}D one was expected"
+        ));
+    }
+    Ok(&bytes[header..])
 }
 
 /// The head of a grid file's body: everything before the samples, and their count.

@@ -37,10 +37,11 @@
 
 use crate::error::{check_finite_vec, check_positive, Result, SdfError};
 use crate::grid::{
-    check_is_distance, check_region, corner_offsets, padded_region, sample_count, strides,
-    unflatten, MAX_GRID_SAMPLES,
+    check_is_distance, check_region, corner_offsets, dims_covering, grid_field_common,
+    padded_region, sample_count, strides, unflatten, MAX_GRID_SAMPLES,
 };
 use crate::grid_kernel::{cell_slope, extend_outside, multilinear, BlockBounds};
+use crate::grid_source::file_body;
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
@@ -108,10 +109,34 @@ fn check_brick(brick: usize) -> Result<()> {
     Ok(())
 }
 
-/// A narrow-band sparse grid, local frame. See the module docs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A narrow-band sparse grid, local frame. See the module docs. Serialised as its parts.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(try_from = "SparseData<D>")]
 pub struct SparseGrid<const D: usize> {
+    parts: SparseData<D>,
+    derived: Derived<D>,
+}
+
+impl<const D: usize> Serialize for SparseGrid<D> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.parts.serialize(s)
+    }
+}
+
+/// What is computed from the samples once.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Derived<const D: usize> {
+    lipschitz: Real,
+    zero_bounds: Option<Aabb<D>>,
+    min_value: Real,
+    min_boundary: Real,
+    blocks: BlockBounds<D>,
+}
+
+/// The stored parts of a sparse grid (and its serialised form, checked by
+/// [`SparseGrid::from_parts`] when read).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SparseData<const D: usize> {
     /// Position of the first sample, metres, local frame.
     origin: Vector<D>,
     /// Edge of a fine cell, metres.
@@ -127,31 +152,6 @@ pub struct SparseGrid<const D: usize> {
     /// The quantisation `[lo, step]` of every stored fine sample.
     quantisation: [f32; 2],
     /// `brick^D` quantised samples per brick (the ones it owns), axis 0 fastest.
-    samples: Vec<u16>,
-    #[serde(skip_serializing)]
-    derived: Derived<D>,
-}
-
-/// What is computed from the samples once.
-#[derive(Clone, Debug, PartialEq, Default)]
-struct Derived<const D: usize> {
-    lipschitz: Real,
-    zero_bounds: Option<Aabb<D>>,
-    min_value: Real,
-    min_boundary: Real,
-    blocks: BlockBounds<D>,
-}
-
-/// The serialised form, checked by [`SparseGrid::from_parts`] when read.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct SparseData<const D: usize> {
-    origin: Vector<D>,
-    cell: Real,
-    brick: usize,
-    coarse_dims: SVector<usize, D>,
-    coarse: Vec<f32>,
-    slots: Vec<u32>,
-    quantisation: [f32; 2],
     samples: Vec<u16>,
 }
 
@@ -228,37 +228,9 @@ impl<const D: usize> SparseGrid<D> {
             ));
         }
         let coarse_cell = d.cell * d.brick as Real;
-        check_is_distance(&d.origin, coarse_cell, &d.coarse_dims, &d.coarse).map_err(
-            |e| match e {
-                SdfError::NotADistance {
-                    index,
-                    neighbour,
-                    axis,
-                    difference,
-                    limit,
-                    cell,
-                    ..
-                } => SdfError::NotADistance {
-                    field: "coarse",
-                    index,
-                    neighbour,
-                    axis,
-                    difference,
-                    limit,
-                    cell,
-                },
-                other => other,
-            },
-        )?;
+        check_is_distance("coarse", &d.origin, coarse_cell, &d.coarse_dims, &d.coarse)?;
         let mut grid = Self {
-            origin: d.origin,
-            cell: d.cell,
-            brick: d.brick,
-            coarse_dims: d.coarse_dims,
-            coarse: d.coarse,
-            slots: d.slots,
-            quantisation: d.quantisation,
-            samples: d.samples,
+            parts: d,
             derived: Derived::default(),
         };
         grid.derived = grid.derive();
@@ -311,19 +283,9 @@ impl<const D: usize> SparseGrid<D> {
         let coarse_cell = cell * brick as Real;
         // One coarse layer more than covers the region: fine samples on the grid's top faces
         // have no owner and read the coarse level, so the surface must stay a cell away.
-        let mut coarse_dims = SVector::<usize, D>::zeros();
-        for k in 0..D {
-            let n = (region.extents()[k] / coarse_cell).ceil() + 2.0;
-            if n.is_nan() || n > MAX_GRID_SAMPLES as Real {
-                return Err(SdfError::TooLarge {
-                    field: "cell",
-                    value: usize::MAX,
-                    max: MAX_GRID_SAMPLES,
-                });
-            }
-            coarse_dims[k] = (n as usize).max(2);
-        }
-        let n_coarse = sample_count("cell", &coarse_dims)?;
+        let coarse_dims = dims_covering(region, coarse_cell, 1)?;
+        let n_coarse: usize = coarse_dims.iter().product();
+
         let origin = region.min;
         let at = |fine: SVector<usize, D>| origin + fine.map(|i| i as Real) * cell;
         let coarse: Vec<f32> = (0..n_coarse)
@@ -424,64 +386,67 @@ impl<const D: usize> SparseGrid<D> {
 
     /// Position of the first sample, metres, local frame.
     pub fn origin(&self) -> Vector<D> {
-        self.origin
+        self.parts.origin
     }
 
     /// Edge of a fine cell, metres.
     pub fn cell(&self) -> Real {
-        self.cell
+        self.parts.cell
     }
 
     /// Fine cells along a brick's edge.
     pub fn brick_cells(&self) -> usize {
-        self.brick
+        self.parts.brick
     }
 
     /// Coarse samples along each axis.
     pub fn coarse_dims(&self) -> SVector<usize, D> {
-        self.coarse_dims
+        self.parts.coarse_dims
     }
 
     /// How many bricks of fine samples the grid holds.
     pub fn brick_count(&self) -> usize {
-        self.samples.len() / self.brick.pow(D as u32)
+        self.parts.samples.len() / self.parts.brick.pow(D as u32)
     }
 
     /// The quantisation step of stored fine samples, metres: within the band the field is
     /// the dense grid's to within half of it.
     pub fn quantisation_step(&self) -> Real {
-        self.quantisation[1]
+        self.parts.quantisation[1]
     }
 
     /// Bytes held: coarse samples (4 each), brick slots (4 per coarse cell), fine samples (2
     /// each) and the per-coarse-cell min/max (8 each).
     pub fn memory_bytes(&self) -> usize {
-        4 * self.coarse.len() + 4 * self.slots.len() + 2 * self.samples.len() + 8 * self.slots.len()
+        4 * self.parts.coarse.len()
+            + 4 * self.parts.slots.len()
+            + 2 * self.parts.samples.len()
+            + 8 * self.parts.slots.len()
     }
 
     /// The box the samples span, local frame.
     pub fn grid_box(&self) -> Aabb<D> {
-        let size = self.coarse_dims.map(|n| (n - 1) as Real) * self.coarse_cell();
-        Aabb::new(self.origin, self.origin + size)
+        let size = self.parts.coarse_dims.map(|n| (n - 1) as Real) * self.coarse_cell();
+        Aabb::new(self.parts.origin, self.parts.origin + size)
     }
 
     fn coarse_cell(&self) -> Real {
-        self.cell * self.brick as Real
+        self.parts.cell * self.parts.brick as Real
     }
 
     /// The coarse corner values of coarse cell `idx`, by corner mask.
     fn coarse_corners(&self, idx: &SVector<usize, D>) -> Vec<Real> {
-        let stride = strides(&self.coarse_dims);
+        let stride = strides(&self.parts.coarse_dims);
         let base = idx.dot(&stride);
         corner_offsets(&stride)
             .iter()
-            .map(|o| self.coarse[base + o])
+            .map(|o| self.parts.coarse[base + o])
             .collect()
     }
 
     /// Every fine value of coarse cell `idx`'s brick, `(brick + 1)^D` of them.
     fn brick_values(&self, idx: &SVector<usize, D>) -> Vec<Real> {
-        let side = SVector::<usize, D>::repeat(self.brick + 1);
+        let side = SVector::<usize, D>::repeat(self.parts.brick + 1);
         let coarse = self.coarse_corners(idx);
         (0..side.iter().product())
             .map(|j| self.node_value(idx, &unflatten(&side, j), &coarse))
@@ -497,45 +462,45 @@ impl<const D: usize> SparseGrid<D> {
         node: &SVector<usize, D>,
         coarse: &[Real],
     ) -> Real {
-        let cells = self.coarse_dims.map(|n| n - 1);
-        let global = idx * self.brick + node;
-        let owner = global / self.brick;
+        let cells = self.parts.coarse_dims.map(|n| n - 1);
+        let global = idx * self.parts.brick + node;
+        let owner = global / self.parts.brick;
         let q = if (0..D).all(|k| owner[k] < cells[k]) {
-            match self.slots[owner.dot(&strides(&cells))] {
+            match self.parts.slots[owner.dot(&strides(&cells))] {
                 NO_BRICK => FROM_COARSE,
                 slot => {
-                    let local = global - owner * self.brick;
-                    let side = SVector::<usize, D>::repeat(self.brick);
-                    let per_brick = self.brick.pow(D as u32);
-                    self.samples[slot as usize * per_brick + local.dot(&strides(&side))]
+                    let local = global - owner * self.parts.brick;
+                    let side = SVector::<usize, D>::repeat(self.parts.brick);
+                    let per_brick = self.parts.brick.pow(D as u32);
+                    self.parts.samples[slot as usize * per_brick + local.dot(&strides(&side))]
                 }
             }
         } else {
             FROM_COARSE
         };
         if q == FROM_COARSE {
-            let t = node.map(|i| i as Real / self.brick as Real);
+            let t = node.map(|i| i as Real / self.parts.brick as Real);
             multilinear(coarse, &t, 1.0, &[true; D]).0
         } else {
-            self.quantisation[0] + q as Real * self.quantisation[1]
+            self.parts.quantisation[0] + q as Real * self.parts.quantisation[1]
         }
     }
 
     /// The interpolant and its gradient at `p` in the grid box (see `BakedGrid`'s).
     fn interpolate(&self, p: &Vector<D>, clamped: &[bool; D]) -> (Real, Vector<D>) {
-        let cells = self.coarse_dims.map(|n| n - 1);
-        let u = (p - self.origin) / self.coarse_cell();
+        let cells = self.parts.coarse_dims.map(|n| n - 1);
+        let u = (p - self.parts.origin) / self.coarse_cell();
         let idx =
             SVector::<usize, D>::from_fn(|k, _| (u[k].floor().max(0.0) as usize).min(cells[k] - 1));
         let coarse = self.coarse_corners(&idx);
-        let slot = self.slots[idx.dot(&strides(&cells))];
+        let slot = self.parts.slots[idx.dot(&strides(&cells))];
         if slot == NO_BRICK {
             let t = (u - idx.map(|i| i as Real)).map(|x| x.clamp(0.0, 1.0));
             return multilinear(&coarse, &t, self.coarse_cell(), clamped);
         }
-        let w = (u - idx.map(|i| i as Real)) * self.brick as Real;
+        let w = (u - idx.map(|i| i as Real)) * self.parts.brick as Real;
         let j = SVector::<usize, D>::from_fn(|k, _| {
-            (w[k].floor().max(0.0) as usize).min(self.brick - 1)
+            (w[k].floor().max(0.0) as usize).min(self.parts.brick - 1)
         });
         let t = (w - j.map(|i| i as Real)).map(|x| x.clamp(0.0, 1.0));
         let corners: Vec<Real> = (0..1usize << D)
@@ -544,7 +509,7 @@ impl<const D: usize> SparseGrid<D> {
                 self.node_value(&idx, &node, &coarse)
             })
             .collect();
-        multilinear(&corners, &t, self.cell, clamped)
+        multilinear(&corners, &t, self.parts.cell, clamped)
     }
 
     fn eval(&self, p: &Vector<D>) -> (Real, Vector<D>) {
@@ -555,10 +520,10 @@ impl<const D: usize> SparseGrid<D> {
 
     /// Per coarse cell: the slope bound, the cells with a value `<= 0`, and the min/max.
     fn derive(&self) -> Derived<D> {
-        let cells = self.coarse_dims.map(|n| n - 1);
+        let cells = self.parts.coarse_dims.map(|n| n - 1);
         let per_cell: Vec<CellFacts<D>> = (0..cells.iter().product())
             .into_par_iter()
-            .map(|c| self.derive_cell(&unflatten(&cells, c), self.slots[c]))
+            .map(|c| self.derive_cell(&unflatten(&cells, c), self.parts.slots[c]))
             .collect();
         let mut lipschitz: Real = 0.0;
         let mut zero: Option<Aabb<D>> = None;
@@ -582,7 +547,7 @@ impl<const D: usize> SparseGrid<D> {
             min_value,
             min_boundary,
             blocks: BlockBounds {
-                origin: self.origin,
+                origin: self.parts.origin,
                 block: self.coarse_cell(),
                 count: cells,
                 bounds: per_cell.iter().map(|p| p.range).collect(),
@@ -592,14 +557,14 @@ impl<const D: usize> SparseGrid<D> {
 
     fn derive_cell(&self, idx: &SVector<usize, D>, slot: u32) -> CellFacts<D> {
         let corner_of = |cell: Real, at: Vector<D>| Aabb::new(at, at.add_scalar(cell));
-        let low = self.origin + idx.map(|i| i as Real) * self.coarse_cell();
+        let low = self.parts.origin + idx.map(|i| i as Real) * self.coarse_cell();
         let range = |v: &[Real]| {
             v.iter()
                 .fold([Real::INFINITY, Real::NEG_INFINITY], |[l, h], &x| {
                     [l.min(x), h.max(x)]
                 })
         };
-        let cells = self.coarse_dims.map(|n| n - 1);
+        let cells = self.parts.coarse_dims.map(|n| n - 1);
         // The least value at nodes on the grid box's faces (`side` nodes a side, `step` fine
         // cells apart).
         let boundary_min = |values: &[Real], side: usize, step: usize| {
@@ -608,8 +573,8 @@ impl<const D: usize> SparseGrid<D> {
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| {
-                    let g = idx * self.brick + unflatten(&n, *j) * step;
-                    (0..D).any(|k| g[k] == 0 || g[k] == cells[k] * self.brick)
+                    let g = idx * self.parts.brick + unflatten(&n, *j) * step;
+                    (0..D).any(|k| g[k] == 0 || g[k] == cells[k] * self.parts.brick)
                 })
                 .map(|(_, &v)| v)
                 .fold(Real::INFINITY, Real::min)
@@ -624,23 +589,26 @@ impl<const D: usize> SparseGrid<D> {
                 slope: cell_slope::<D>(&corners, self.coarse_cell()),
                 zero,
                 range: range(&corners),
-                boundary_min: boundary_min(&corners, 2, self.brick),
+                boundary_min: boundary_min(&corners, 2, self.parts.brick),
             };
         }
         let values = self.brick_values(idx);
-        let side = SVector::<usize, D>::repeat(self.brick + 1);
+        let side = SVector::<usize, D>::repeat(self.parts.brick + 1);
         let stride = strides(&side);
         let offsets = corner_offsets(&stride);
-        let fine = SVector::<usize, D>::repeat(self.brick);
+        let fine = SVector::<usize, D>::repeat(self.parts.brick);
         let mut slope: Real = 0.0;
         let mut zero: Option<Aabb<D>> = None;
-        for f in 0..self.brick.pow(D as u32) {
+        for f in 0..self.parts.brick.pow(D as u32) {
             let j = unflatten(&fine, f);
             let base = j.dot(&stride);
             let corners: Vec<Real> = offsets.iter().map(|o| values[base + o]).collect();
-            slope = slope.max(cell_slope::<D>(&corners, self.cell));
+            slope = slope.max(cell_slope::<D>(&corners, self.parts.cell));
             if corners.iter().any(|&v| v <= 0.0) {
-                let b = corner_of(self.cell, low + j.map(|i| i as Real) * self.cell);
+                let b = corner_of(
+                    self.parts.cell,
+                    low + j.map(|i| i as Real) * self.parts.cell,
+                );
                 zero = Some(zero.map_or(b, |a| a.merge(&b)));
             }
         }
@@ -648,7 +616,7 @@ impl<const D: usize> SparseGrid<D> {
             slope,
             zero,
             range: range(&values),
-            boundary_min: boundary_min(&values, self.brick + 1, 1),
+            boundary_min: boundary_min(&values, self.parts.brick + 1, 1),
         }
     }
 }
@@ -726,26 +694,7 @@ fn check_slots(slots: &[u32], bricks: usize) -> Result<()> {
 }
 
 impl<const D: usize> Sdf<D> for SparseGrid<D> {
-    fn distance(&self, p: &Vector<D>) -> Real {
-        self.eval(p).0
-    }
-    /// The fine cells (in bricks) and coarse cells (elsewhere) with a value `<= 0`, grown when
-    /// the surface reaches the grid's boundary.
-    fn bounds(&self) -> Aabb<D> {
-        self.derived.zero_bounds.unwrap_or(Aabb::EMPTY)
-    }
-    fn level_bounds(&self, level: Real) -> Aabb<D> {
-        if level <= 0.0 {
-            self.bounds()
-        } else if level < self.derived.min_boundary {
-            self.grid_box()
-        } else {
-            self.grid_box().loosened(level - self.derived.min_value)
-        }
-    }
-    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
-        self.eval(p).1
-    }
+    grid_field_common!();
     /// `max(L, 1)` with `L` the interpolant's (module docs).
     fn lipschitz(&self) -> Real {
         self.derived.lipschitz.max(1.0)
@@ -791,23 +740,8 @@ impl<const D: usize> SparseGrid<D> {
             path: path.clone(),
             message,
         };
-        let header = MAGIC.len() + 2;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not a Fathom sparse grid file (bad header)".into()));
-        }
-        let (version, dim) = (bytes[MAGIC.len()], bytes[MAGIC.len() + 1] as usize);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}, this build reads {VERSION}"
-            )));
-        }
-        if dim != D {
-            return Err(bad(format!(
-                "the file holds a {dim}D grid, a {D}D one was expected"
-            )));
-        }
-        let data: SparseData<D> =
-            postcard::from_bytes(&bytes[header..]).map_err(|e| bad(e.to_string()))?;
+        let body = file_body(bytes, MAGIC, VERSION, D, "sparse grid").map_err(bad)?;
+        let data: SparseData<D> = postcard::from_bytes(body).map_err(|e| bad(e.to_string()))?;
         Self::from_parts(data)
     }
 }

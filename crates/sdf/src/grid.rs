@@ -579,10 +579,9 @@ impl<const D: usize> Sdf<D> for BakedGrid<D> {
     fn lipschitz(&self) -> Real {
         self.interpolation_lipschitz().max(1.0)
     }
-    /// The samples of the cells under `region` when they are few, else the min/max of the
-    /// blocks of [`BOUND_BLOCK_CELLS`] cells under it (`None` past
-    /// [`crate::grid_kernel::MAX_INTERVAL_BLOCKS`] blocks); outside the grid box widened as
-    /// the module docs' outside field says.
+    /// The samples of the cells under `region` when they are few (at most 64), else the
+    /// min/max of the blocks of 8 cells a side under it (`None` past 64 blocks); outside the
+    /// grid box widened as the module docs' outside field says.
     fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
         if !region.is_valid() {
             return None;

@@ -183,7 +183,7 @@ where
         for shape in [&self.a, &self.b] {
             shape.visit(&mut |s| {
                 if let Shape::Grid(g) = s {
-                    cell = cell.max(g.grid().map_or(0.0, |g| g.cell()));
+                    cell = cell.max(g.cell().unwrap_or(0.0));
                 }
             });
         }

@@ -71,6 +71,9 @@ where
     counter: &'a Counter,
     /// The bounds in the search frame, worked out on first use (a CSG tree's walk).
     bounds: std::cell::OnceCell<Aabb<D>>,
+    /// Whether the shape bounds itself over boxes ([`Sdf::interval`]); asked once, so shapes
+    /// without bounds pay nothing per cell.
+    has_interval: bool,
 }
 
 impl<'a, const D: usize> PosedSdf<'a, D>
@@ -79,12 +82,15 @@ where
 {
     /// `to_local` maps search-frame points into the shape's local frame.
     pub fn new(sdf: &'a dyn Sdf<D>, to_local: Pose<D>, counter: &'a Counter) -> Self {
+        let b = sdf.bounds();
+        let probe = Aabb::from_center_half_extents(b.center(), Vector::<D>::zeros());
         Self {
             sdf,
             to_local,
             lipschitz: sdf.lipschitz(),
             counter,
             bounds: std::cell::OnceCell::new(),
+            has_interval: b.is_valid() && sdf.interval(&probe).is_some(),
         }
     }
 
@@ -113,6 +119,29 @@ where
     }
     fn lipschitz(&self) -> Real {
         self.lipschitz
+    }
+    /// The Lipschitz bound, raised by the shape's own bound over the cell where it has one
+    /// (a baked grid's block min/max, [`Sdf::interval`]) over the box around the cell in the
+    /// shape's frame (which holds the cell, so the bound holds on it).
+    fn lower(&self, value: Real, cell: &Aabb<D>) -> Real {
+        let lipschitz = value - self.lipschitz * cell.radius();
+        if !self.has_interval {
+            return lipschitz;
+        }
+        match self.sdf.interval(&cell.transformed(&self.to_local)) {
+            Some((lo, _)) if lo.is_finite() => lipschitz.max(lo),
+            _ => lipschitz,
+        }
+    }
+    fn upper(&self, value: Real, cell: &Aabb<D>) -> Real {
+        let lipschitz = value + self.lipschitz * cell.radius();
+        if !self.has_interval {
+            return lipschitz;
+        }
+        match self.sdf.interval(&cell.transformed(&self.to_local)) {
+            Some((_, hi)) if hi.is_finite() => lipschitz.min(hi),
+            _ => lipschitz,
+        }
     }
     fn solid_bounds(&self) -> Option<Aabb<D>> {
         Some(self.bounds()).filter(|b| b.is_valid())

@@ -88,6 +88,7 @@ mod tests {
         Cell {
             bounds: b,
             values: [0.0; 2],
+            lows: [0.0; 2],
             depth: 0,
         }
     }

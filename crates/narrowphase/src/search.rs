@@ -38,6 +38,9 @@ pub(crate) struct Cell<const K: usize> {
     pub bounds: Aabb<K>,
     /// Values of the fields at the centre (unused entries are `-inf`).
     pub values: [Real; 2],
+    /// Lower bounds of the fields over the cell (unused entries are `-inf`), worked out once
+    /// when the cell is evaluated: a shape's own bounds over a box cost a walk of its blocks.
+    pub lows: [Real; 2],
     pub depth: u32,
 }
 
@@ -67,27 +70,27 @@ impl<'a, const K: usize> Problem<'a, K> {
     pub fn evaluate(&self, bounds: Aabb<K>, depth: u32) -> Option<Cell<K>> {
         let c = bounds.center();
         let mut values = [Real::NEG_INFINITY; 2];
+        let mut lows = [Real::NEG_INFINITY; 2];
         for (i, f) in self.fields.iter().enumerate() {
             let v = f.value(&c);
-            if f.lower(v, &bounds) > self.limits[i] {
+            let low = f.lower(v, &bounds);
+            if low > self.limits[i] {
                 return None;
             }
             values[i] = v;
+            lows[i] = low;
         }
         Some(Cell {
             bounds,
             values,
+            lows,
             depth,
         })
     }
 
     /// Lower bounds of the fields over the cell.
     pub fn lower(&self, cell: &Cell<K>) -> [Real; 2] {
-        let mut lo = [Real::NEG_INFINITY; 2];
-        for (i, f) in self.fields.iter().enumerate() {
-            lo[i] = f.lower(cell.values[i], &cell.bounds);
-        }
-        lo
+        cell.lows
     }
 
     /// How far the centre is from meeting the limits, as a distance: each field's excess over

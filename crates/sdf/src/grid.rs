@@ -24,7 +24,8 @@
 //! the boundary samples are positive and the box holds the whole surface.
 
 use crate::error::{check_finite_vec, check_positive, Result, SdfError};
-use crate::{normalize_or_axis, Sdf};
+use crate::grid_kernel::{cell_slope, extend_outside, multilinear, outside_reach, BlockBounds};
+use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
 use rayon::prelude::*;
@@ -65,12 +66,13 @@ pub struct BakedGrid<const D: usize> {
 }
 
 /// What is computed from the samples once: see the module docs.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 struct Derived<const D: usize> {
     lipschitz: Real,
     zero_bounds: Option<Aabb<D>>,
     min_value: Real,
     min_boundary: Real,
+    blocks: BlockBounds<D>,
 }
 
 /// The serialised form of a grid: checked by [`BakedGrid::from_samples`] when read.
@@ -90,7 +92,10 @@ impl<const D: usize> TryFrom<GridData<D>> for BakedGrid<D> {
 }
 
 /// Checks per-axis sample counts and returns their product.
-fn sample_count<const D: usize>(field: &'static str, dims: &SVector<usize, D>) -> Result<usize> {
+pub(crate) fn sample_count<const D: usize>(
+    field: &'static str,
+    dims: &SVector<usize, D>,
+) -> Result<usize> {
     let mut total: usize = 1;
     for &n in dims.iter() {
         if n < 2 {
@@ -112,12 +117,17 @@ fn sample_count<const D: usize>(field: &'static str, dims: &SVector<usize, D>) -
     Ok(total)
 }
 
-/// The samples per axis that cover `region` with cells of size `cell`.
-fn dims_covering<const D: usize>(region: &Aabb<D>, cell: Real) -> Result<SVector<usize, D>> {
+/// The samples per axis that cover `region` with cells of size `cell`, plus `extra` cells
+/// past its top along each axis.
+pub(crate) fn dims_covering<const D: usize>(
+    region: &Aabb<D>,
+    cell: Real,
+    extra: usize,
+) -> Result<SVector<usize, D>> {
     let e = region.extents();
     let mut dims = SVector::<usize, D>::zeros();
     for k in 0..D {
-        let n = (e[k] / cell).ceil() + 1.0;
+        let n = (e[k] / cell).ceil() + 1.0 + extra as Real;
         if n.is_nan() || n > MAX_GRID_SAMPLES as Real {
             return Err(SdfError::TooLarge {
                 field: "cell",
@@ -169,7 +179,8 @@ const DISTANCE_STEP_ULPS: Real = 32.0;
 /// [`BakedGrid`]): along every axis, neighbours may differ by at most the cell size plus
 /// [`DISTANCE_STEP_ULPS`] of rounding. Each sample is compared with its next neighbour along
 /// each axis, `D` comparisons a sample.
-fn check_is_distance<const D: usize>(
+pub(crate) fn check_is_distance<const D: usize>(
+    field: &'static str,
     origin: &Vector<D>,
     cell: Real,
     dims: &SVector<usize, D>,
@@ -189,7 +200,7 @@ fn check_is_distance<const D: usize>(
             let limit = cell + rounding;
             if (b - a).abs() > limit {
                 return Err(SdfError::NotADistance {
-                    field: "values",
+                    field,
                     index,
                     neighbour: index + step,
                     axis,
@@ -204,7 +215,7 @@ fn check_is_distance<const D: usize>(
 }
 
 /// Multilinear interpolation weights helper: the stride of each axis.
-fn strides<const D: usize>(dims: &SVector<usize, D>) -> SVector<usize, D> {
+pub(crate) fn strides<const D: usize>(dims: &SVector<usize, D>) -> SVector<usize, D> {
     let mut s = SVector::<usize, D>::zeros();
     let mut acc = 1;
     for k in 0..D {
@@ -245,7 +256,7 @@ impl<const D: usize> BakedGrid<D> {
             });
         }
         check_has_inside(&values)?;
-        check_is_distance(&origin, cell, &dims, &values)?;
+        check_is_distance("values", &origin, cell, &dims, &values)?;
         let mut grid = Self {
             origin,
             cell,
@@ -281,7 +292,7 @@ impl<const D: usize> BakedGrid<D> {
     ) -> Result<Self> {
         check_region("region", region)?;
         check_positive("cell", cell)?;
-        let dims = dims_covering(region, cell)?;
+        let dims = dims_covering(region, cell, 0)?;
         let total = dims.iter().product::<usize>();
         let origin = region.min;
         let values: Vec<f32> = (0..total)
@@ -341,25 +352,15 @@ impl<const D: usize> BakedGrid<D> {
             .into_par_iter()
             .map(|c| {
                 let (idx, base) = cell_base(c);
-                let mut m2 = 0.0;
-                for k in 0..D {
-                    let mut m: Real = 0.0;
-                    for (mask, off) in corners.iter().enumerate() {
-                        if mask & (1 << k) == 0 {
-                            let a = self.values[base + off];
-                            let b = self.values[base + off + stride[k]];
-                            m = m.max((b - a).abs());
-                        }
-                    }
-                    m2 += m * m;
-                }
+                let values: Vec<Real> = corners.iter().map(|off| self.values[base + off]).collect();
+                let slope = cell_slope::<D>(&values, self.cell);
                 let touches = corners.iter().any(|off| self.values[base + off] <= 0.0);
                 let (lo, hi) = if touches {
                     (idx, idx)
                 } else {
                     (cells, SVector::zeros())
                 };
-                (m2.sqrt() / self.cell, lo, hi)
+                (slope, lo, hi)
             })
             .reduce(
                 || (0.0, cells, SVector::zeros()),
@@ -381,6 +382,36 @@ impl<const D: usize> BakedGrid<D> {
             zero_bounds,
             min_value,
             min_boundary,
+            blocks: self.blocks(),
+        }
+    }
+
+    /// The least and greatest sample of each block of [`BOUND_BLOCK_CELLS`] cells a side
+    /// (its boundary samples included).
+    fn blocks(&self) -> BlockBounds<D> {
+        let count = self.dims.map(|n| (n - 1).div_ceil(BOUND_BLOCK_CELLS));
+        let stride = strides(&self.dims);
+        let bounds = (0..count.iter().product::<usize>())
+            .into_par_iter()
+            .map(|b| {
+                let a = unflatten(&count, b) * BOUND_BLOCK_CELLS;
+                let span = SVector::<usize, D>::from_fn(|k, _| {
+                    (a[k] + BOUND_BLOCK_CELLS).min(self.dims[k] - 1) + 1 - a[k]
+                });
+                let (mut lo, mut hi) = (Real::INFINITY, Real::NEG_INFINITY);
+                for i in 0..span.iter().product() {
+                    let v = self.values[(a + unflatten(&span, i)).dot(&stride)];
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                [lo, hi]
+            })
+            .collect();
+        BlockBounds {
+            origin: self.origin,
+            block: self.cell * BOUND_BLOCK_CELLS as Real,
+            count,
+            bounds,
         }
     }
 
@@ -408,58 +439,52 @@ impl<const D: usize> BakedGrid<D> {
             t[k] = (u[k] - i as Real).clamp(0.0, 1.0);
             base += i * stride[k];
         }
-        let mut value = 0.0;
-        let mut grad = Vector::<D>::zeros();
-        for (mask, off) in corner_offsets(&stride).iter().enumerate() {
-            let v = self.values[base + off];
-            let mut w = 1.0;
-            for k in 0..D {
-                w *= if mask & (1 << k) != 0 {
-                    t[k]
-                } else {
-                    1.0 - t[k]
-                };
-            }
-            value += w * v;
-            for k in 0..D {
-                if clamped[k] {
-                    continue;
-                }
-                let mut wk = 1.0;
-                for j in 0..D {
-                    if j != k {
-                        wk *= if mask & (1 << j) != 0 {
-                            t[j]
-                        } else {
-                            1.0 - t[j]
-                        };
-                    }
-                }
-                let s = if mask & (1 << k) != 0 { 1.0 } else { -1.0 };
-                grad[k] += s * wk * v / self.cell;
-            }
-        }
-        (value, grad)
+        let corners: Vec<Real> = corner_offsets(&stride)
+            .iter()
+            .map(|off| self.values[base + off])
+            .collect();
+        multilinear(&corners, &t, self.cell, clamped)
     }
 
     /// Field value and gradient (unit, or an axis) at any point: see the module docs.
     fn eval(&self, p: &Vector<D>) -> (Real, Vector<D>) {
+        extend_outside(&self.grid_box(), self.derived.min_value, p, |c, clamped| {
+            self.interpolate(c, clamped)
+        })
+    }
+
+    /// The least and greatest sample of the cells under `region` (clamped into the grid
+    /// box) when they are at most [`FEW_SAMPLES`], read directly: tighter than the blocks.
+    fn sample_interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
         let b = self.grid_box();
-        let c = p.sup(&b.min).inf(&b.max);
-        let mut clamped = [false; D];
+        let lo = (region.min.sup(&b.min).inf(&b.max) - self.origin) / self.cell;
+        let hi = (region.max.sup(&b.min).inf(&b.max) - self.origin) / self.cell;
+        let mut a = SVector::<usize, D>::zeros();
+        let mut span = SVector::<usize, D>::zeros();
         for k in 0..D {
-            clamped[k] = c[k] != p[k];
+            let top = self.dims[k] - 2;
+            a[k] = (lo[k].floor().max(0.0) as usize).min(top);
+            span[k] = (hi[k].floor().max(0.0) as usize).min(top) + 2 - a[k];
         }
-        let (g, grad) = self.interpolate(&c, &clamped);
-        let e = (p - c).norm();
-        let far = e + self.derived.min_value;
-        if e > 0.0 && far > g {
-            (far, (p - c) / e)
-        } else {
-            (g, normalize_or_axis(grad))
+        if span.iter().product::<usize>() > FEW_SAMPLES {
+            return None;
         }
+        let stride = strides(&self.dims);
+        let (mut min, mut max) = (Real::INFINITY, Real::NEG_INFINITY);
+        for i in 0..span.iter().product() {
+            let v = self.values[(a + unflatten(&span, i)).dot(&stride)];
+            min = min.min(v);
+            max = max.max(v);
+        }
+        Some((min, max))
     }
 }
+
+/// Most samples [`BakedGrid`]'s `interval` reads one by one before it turns to its blocks.
+const FEW_SAMPLES: usize = 64;
+
+/// Cells per block edge of a dense grid's min/max blocks ([`Sdf::interval`]).
+const BOUND_BLOCK_CELLS: usize = 8;
 
 /// The bounds of a shape padded by [`BAKE_PADDING_CELLS`], and the cell size giving
 /// `resolution` cells along its longest axis.
@@ -508,7 +533,7 @@ pub(crate) fn sample_position<const D: usize>(
 }
 
 /// Flat offsets of a cell's `2^D` corners; bit `k` of the corner's number is its step along axis `k`.
-fn corner_offsets<const D: usize>(stride: &SVector<usize, D>) -> Vec<usize> {
+pub(crate) fn corner_offsets<const D: usize>(stride: &SVector<usize, D>) -> Vec<usize> {
     (0..1usize << D)
         .map(|mask| {
             (0..D)
@@ -519,30 +544,52 @@ fn corner_offsets<const D: usize>(stride: &SVector<usize, D>) -> Vec<usize> {
         .collect()
 }
 
-impl<const D: usize> Sdf<D> for BakedGrid<D> {
-    fn distance(&self, p: &Vector<D>) -> Real {
-        self.eval(p).0
-    }
-    /// The cells with a corner sample `<= 0` (the interpolant is never below its least corner),
-    /// grown when the surface reaches the grid's boundary; [`Aabb::EMPTY`] if no sample is `<= 0`.
-    fn bounds(&self) -> Aabb<D> {
-        self.derived.zero_bounds.unwrap_or(Aabb::EMPTY)
-    }
-    fn level_bounds(&self, level: Real) -> Aabb<D> {
-        if level <= 0.0 {
-            self.bounds()
-        } else if level < self.derived.min_boundary {
-            // Outside the box the field is at least the least boundary sample.
-            self.grid_box()
-        } else {
-            self.grid_box().loosened(level - self.derived.min_value)
+/// The `Sdf` methods both grid kinds share: each has `eval` (value and gradient anywhere),
+/// `grid_box` and `derived.{zero_bounds, min_boundary, min_value}` (module docs).
+macro_rules! grid_field_common {
+    () => {
+        fn distance(&self, p: &Vector<D>) -> Real {
+            self.eval(p).0
         }
-    }
-    fn gradient(&self, p: &Vector<D>) -> Vector<D> {
-        self.eval(p).1
-    }
+        /// The cells with a value `<= 0` (an interpolant is never below its least corner),
+        /// grown when the surface reaches the grid's boundary; [`Aabb::EMPTY`] if none.
+        fn bounds(&self) -> Aabb<D> {
+            self.derived.zero_bounds.unwrap_or(Aabb::EMPTY)
+        }
+        fn level_bounds(&self, level: Real) -> Aabb<D> {
+            let d = &self.derived;
+            crate::grid_kernel::grid_level_bounds(
+                self.bounds(),
+                self.grid_box(),
+                d.min_boundary,
+                d.min_value,
+                level,
+            )
+        }
+        fn gradient(&self, p: &Vector<D>) -> Vector<D> {
+            self.eval(p).1
+        }
+    };
+}
+pub(crate) use grid_field_common;
+
+impl<const D: usize> Sdf<D> for BakedGrid<D> {
+    grid_field_common!();
     /// `max(L_g, 1)`: see the module docs.
     fn lipschitz(&self) -> Real {
         self.interpolation_lipschitz().max(1.0)
+    }
+    /// The samples of the cells under `region` when they are few (at most 64), else the
+    /// min/max of the blocks of 8 cells a side under it (`None` past 64 blocks); outside the
+    /// grid box widened as the module docs' outside field says.
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        if !region.is_valid() {
+            return None;
+        }
+        let (b, min) = (self.grid_box(), self.derived.min_value);
+        match self.sample_interval(region) {
+            Some((lo, hi)) => Some((lo, outside_reach(&b, region, min, hi))),
+            None => self.derived.blocks.interval(&b, min, region),
+        }
     }
 }

@@ -1,5 +1,8 @@
 //! Where a shape tree's baked grid comes from: inline in the scene file, or a grid file.
 //!
+//! A sparse grid ([`GridSource::Sparse`]) is held inline; its own file format is
+//! [`SparseGrid::save`]'s.
+//!
 //! A grid file is the grid's samples in a small binary format: the bytes
 //! `FATHOMGRID`, a format version byte, the dimension byte, then the grid
 //! encoded with postcard 1 (integers as varints, each `f32` sample as 4 little-endian
@@ -10,6 +13,7 @@
 
 use crate::error::{Result, SdfError};
 use crate::grid::{BakedGrid, GridData};
+use crate::sparse_grid::SparseGrid;
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
@@ -41,6 +45,9 @@ pub enum GridSource<const D: usize> {
         #[serde(skip)]
         grid: Option<Arc<BakedGrid<D>>>,
     },
+    /// A narrow-band sparse grid, inline (see [`SparseGrid`]; appended last so that older
+    /// scenes and snapshots keep their variant numbers).
+    Sparse(Arc<SparseGrid<D>>),
 }
 
 /// Two sources are equal when they hold equal grids, or name the same file.
@@ -49,23 +56,49 @@ impl<const D: usize> PartialEq for GridSource<D> {
         match (self, other) {
             (GridSource::Inline(a), GridSource::Inline(b)) => a == b,
             (GridSource::File { path: a, .. }, GridSource::File { path: b, .. }) => a == b,
+            (GridSource::Sparse(a), GridSource::Sparse(b)) => a == b,
             _ => false,
         }
     }
 }
 
 impl<const D: usize> GridSource<D> {
-    /// The grid, if it is inline or loaded.
+    /// The dense grid, if it is inline or loaded (`None` for a sparse grid).
     pub fn grid(&self) -> Option<&BakedGrid<D>> {
         match self {
             GridSource::Inline(g) => Some(g),
             GridSource::File { grid, .. } => grid.as_deref(),
+            GridSource::Sparse(_) => None,
+        }
+    }
+
+    /// The sparse grid, if this is one.
+    pub fn sparse(&self) -> Option<&SparseGrid<D>> {
+        match self {
+            GridSource::Sparse(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The field, dense or sparse, unless this is a file not loaded yet.
+    pub fn field(&self) -> Option<&dyn Sdf<D>> {
+        match self {
+            GridSource::Sparse(g) => Some(&**g as &dyn Sdf<D>),
+            _ => self.grid().map(|g| g as &dyn Sdf<D>),
+        }
+    }
+
+    /// The fine cell, metres, unless this is a file not loaded yet.
+    pub fn cell(&self) -> Option<Real> {
+        match self {
+            GridSource::Sparse(g) => Some(g.cell()),
+            _ => self.grid().map(|g| g.cell()),
         }
     }
 
     /// True unless this is a file not loaded yet.
     pub fn is_loaded(&self) -> bool {
-        self.grid().is_some()
+        self.field().is_some()
     }
 
     /// Errors when this is a file not loaded yet (the grid itself was checked when made).
@@ -92,11 +125,12 @@ impl<const D: usize> GridSource<D> {
         Ok(())
     }
 
-    /// The shared grid, if it is inline or loaded (clones share the samples).
+    /// The shared dense grid, if it is inline or loaded (clones share the samples).
     pub fn shared(&self) -> Option<&Arc<BakedGrid<D>>> {
         match self {
             GridSource::Inline(g) => Some(g),
             GridSource::File { grid, .. } => grid.as_ref(),
+            GridSource::Sparse(_) => None,
         }
     }
 }
@@ -162,24 +196,37 @@ impl<const D: usize> BakedGrid<D> {
             path: Some(name.clone()),
             message,
         };
-        let header = MAGIC.len() + 2;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not a Fathom grid file (bad header)".into()));
-        }
-        let (version, dim) = (bytes[MAGIC.len()], bytes[MAGIC.len() + 1] as usize);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}, this build reads {VERSION}"
-            )));
-        }
-        if dim != D {
-            return Err(bad(format!(
-                "the file holds a {dim}D grid, a {D}D one was expected"
-            )));
-        }
-        let data = decode_body::<D>(&bytes[header..]).map_err(bad)?;
+        let body = file_body(&bytes, MAGIC, VERSION, D, "grid").map_err(bad)?;
+        let data = decode_body::<D>(body).map_err(bad)?;
         Self::from_samples(data.origin, data.cell, data.dims, data.values)
     }
+}
+
+/// The body of a grid file (dense or sparse) after its header: the `magic` bytes, the format
+/// `version` byte and the dimension byte `dim`; what is wrong with the header otherwise.
+pub(crate) fn file_body<'a>(
+    bytes: &'a [u8],
+    magic: &[u8],
+    version: u8,
+    dim: usize,
+    kind: &str,
+) -> std::result::Result<&'a [u8], String> {
+    let header = magic.len() + 2;
+    if bytes.len() < header || &bytes[..magic.len()] != magic {
+        return Err(format!("not a Fathom {kind} file (bad header)"));
+    }
+    let (found, d) = (bytes[magic.len()], bytes[magic.len() + 1] as usize);
+    if found != version {
+        return Err(format!(
+            "format version {found}, this build reads {version}"
+        ));
+    }
+    if d != dim {
+        return Err(format!(
+            "the file holds a {d}D grid, a {dim}D one was expected"
+        ));
+    }
+    Ok(&bytes[header..])
 }
 
 /// The head of a grid file's body: everything before the samples, and their count.
@@ -224,21 +271,24 @@ const SAMPLE_BYTES: u64 = 4;
 
 impl<const D: usize> Sdf<D> for GridSource<D> {
     fn distance(&self, p: &Vector<D>) -> Real {
-        self.grid().map_or(UNLOADED_DISTANCE, |g| g.distance(p))
+        self.field().map_or(UNLOADED_DISTANCE, |g| g.distance(p))
     }
     fn bounds(&self) -> Aabb<D> {
-        self.grid().map_or(Aabb::EMPTY, |g| g.bounds())
+        self.field().map_or(Aabb::EMPTY, |g| g.bounds())
     }
     fn level_bounds(&self, level: Real) -> Aabb<D> {
-        self.grid().map_or(Aabb::EMPTY, |g| g.level_bounds(level))
+        self.field().map_or(Aabb::EMPTY, |g| g.level_bounds(level))
     }
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
-        self.grid().map_or_else(
+        self.field().map_or_else(
             || crate::normalize_or_axis(Vector::zeros()),
             |g| g.gradient(p),
         )
     }
     fn lipschitz(&self) -> Real {
-        self.grid().map_or(1.0, |g| g.lipschitz())
+        self.field().map_or(1.0, |g| g.lipschitz())
+    }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        self.field().and_then(|g| g.interval(region))
     }
 }

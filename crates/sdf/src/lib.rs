@@ -14,7 +14,8 @@
 //! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
 //!   docs show primitives, CSG, smooth union and rounding with their distances.
 //! - [`BakedGrid`]: any field sampled on a grid (with the `mesh` feature, also a closed
-//!   triangle mesh: `BakedGrid::from_mesh`, `load_obj`).
+//!   triangle mesh: `BakedGrid::from_mesh`, `load_obj`); [`SparseGrid`]: the same in bricks
+//!   near the surface only, over a coarse grid.
 //! - [`mesh_sdf`] (3D surface nets) and [`contour_sdf`] (2D marching squares).
 //!
 //! Everything is in the shape's local frame, in metres.
@@ -30,6 +31,7 @@ mod contour;
 mod dim_only;
 mod error;
 mod grid;
+mod grid_kernel;
 mod grid_source;
 mod mesh;
 #[cfg(feature = "mesh")]
@@ -39,6 +41,7 @@ pub mod primitives;
 mod read;
 mod shape;
 mod shape_serde;
+mod sparse_grid;
 #[cfg(test)]
 mod tests;
 
@@ -67,6 +70,7 @@ pub use shape::{
     ron_error_message, ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT,
 };
 pub use shape_serde::{decode_shapes, ShapeDecodeError};
+pub use sparse_grid::{SparseGrid, SparseOptions, FROM_COARSE, MAX_BRICK_CELLS};
 
 use fathom_math::{Aabb, Real, Vector};
 
@@ -143,6 +147,16 @@ pub trait Sdf<const D: usize>: Send + Sync {
     fn kind(&self) -> ShapeKind<D> {
         ShapeKind::General
     }
+
+    /// The least and greatest value of the field over `region` (a box, local frame), when the
+    /// shape can bound them more tightly or more cheaply than `d(centre) ± L·radius` (baked
+    /// grids, from per-block min/max of their samples). `None`, the default, means no such
+    /// bound. A returned `(lo, hi)` must hold `lo <= distance(p) <= hi` for every `p` in
+    /// `region`: the narrowphase's search prunes with it.
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        let _ = region;
+        None
+    }
 }
 
 /// Step of the central-difference gradient, relative to the shape's size.
@@ -197,6 +211,9 @@ impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for Box<S> {
     fn kind(&self) -> ShapeKind<D> {
         (**self).kind()
     }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        (**self).interval(region)
+    }
 }
 
 impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for &S {
@@ -217,5 +234,8 @@ impl<const D: usize, S: Sdf<D> + ?Sized> Sdf<D> for &S {
     }
     fn kind(&self) -> ShapeKind<D> {
         (**self).kind()
+    }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        (**self).interval(region)
     }
 }

@@ -13,6 +13,7 @@
 use crate::error::{Result, SdfError};
 use crate::grid::{padded_region, BakedGrid};
 use crate::mesh::TriMesh;
+use crate::sparse_grid::{SparseGrid, SparseOptions};
 use fathom_math::{Aabb, Real, Vector3};
 use parry3d::math::Vector as PVec;
 use parry3d::query::PointQueryWithLocation;
@@ -54,6 +55,14 @@ fn signed_distance(mesh: &ParryTriMesh, p: &Vector3) -> Real {
     }
 }
 
+/// The signed distance to a closed mesh (checked as [`BakedGrid::from_mesh`] does), as a
+/// function: the source the grids sample, for the crate's tests to compare against.
+#[cfg(test)]
+pub(crate) fn mesh_distance(mesh: &TriMesh) -> Result<impl Fn(&Vector3) -> Real> {
+    let parry = parry_mesh(mesh)?;
+    Ok(move |p: &Vector3| signed_distance(&parry, p))
+}
+
 impl BakedGrid<3> {
     /// The signed distance to a closed triangle mesh sampled over `region` (local frame, the
     /// mesh's frame) with cells of `cell` metres, in parallel. Errors: an empty mesh
@@ -70,6 +79,34 @@ impl BakedGrid<3> {
         mesh.validate()?;
         let (region, cell) = padded_region(&mesh.bounds(), resolution)?;
         Self::from_mesh(mesh, &region, cell)
+    }
+}
+
+impl SparseGrid<3> {
+    /// The signed distance to a closed triangle mesh as a sparse grid (see
+    /// [`BakedGrid::from_mesh`] for the mesh checks and errors): fine cells of `cell` metres in
+    /// bricks near the surface only, in parallel.
+    pub fn from_mesh(
+        mesh: &TriMesh,
+        region: &Aabb<3>,
+        cell: Real,
+        options: &SparseOptions,
+    ) -> Result<Self> {
+        let parry = parry_mesh(mesh)?;
+        Self::bake_fn(region, cell, options, |p| signed_distance(&parry, p))
+    }
+
+    /// [`SparseGrid::from_mesh`] over the mesh's box with `resolution` fine cells along its
+    /// longest axis, plus two cells of padding on every side (as
+    /// [`BakedGrid::from_mesh_resolution`]).
+    pub fn from_mesh_resolution(
+        mesh: &TriMesh,
+        resolution: usize,
+        options: &SparseOptions,
+    ) -> Result<Self> {
+        mesh.validate()?;
+        let (region, cell) = padded_region(&mesh.bounds(), resolution)?;
+        Self::from_mesh(mesh, &region, cell, options)
     }
 }
 

@@ -181,6 +181,9 @@ where
     fn kind(&self) -> ShapeKind<D> {
         each_variant!(self, s => Sdf::<D>::kind(s))
     }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        each_variant!(self, s => Sdf::<D>::interval(s, region))
+    }
 }
 
 /// Most nodes on any path from a shape's root to a leaf. Every shape is checked against it

@@ -67,6 +67,10 @@ impl<S: Sdf<D>, const D: usize> Sdf<D> for Rounded<S> {
             ShapeKind::Cuboid { .. } | ShapeKind::General => ShapeKind::General,
         }
     }
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        let (lo, hi) = self.shape.interval(region)?;
+        Some((lo - self.radius, hi - self.radius))
+    }
 }
 
 /// A hollow shell of the child's surface: `|f| - t`, a wall `2 t` thick centred on the surface

@@ -101,6 +101,11 @@ where
             _ => ShapeKind::General,
         }
     }
+    /// The child's bounds over the box around the region moved into the child's frame.
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        self.shape
+            .interval(&region.transformed(&self.pose.inverse()))
+    }
 }
 
 /// A shape scaled uniformly by `scale` about the local origin: `s f(p / s)`. The field keeps
@@ -171,5 +176,11 @@ impl<S: Sdf<D>, const D: usize> Sdf<D> for Scaled<S> {
             },
             ShapeKind::General => ShapeKind::General,
         }
+    }
+    /// The child's bounds over the region scaled into its frame, scaled back.
+    fn interval(&self, region: &Aabb<D>) -> Option<(Real, Real)> {
+        let inner = Aabb::new(region.min / self.scale, region.max / self.scale);
+        let (lo, hi) = self.shape.interval(&inner)?;
+        Some((self.scale * lo, self.scale * hi))
     }
 }

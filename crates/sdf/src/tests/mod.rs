@@ -11,4 +11,5 @@ mod polygons;
 mod properties;
 mod reading_depth;
 mod roundtrip;
+mod sparse;
 mod support;

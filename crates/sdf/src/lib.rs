@@ -13,6 +13,8 @@
 //! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
 //! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
 //!   docs show primitives, CSG, smooth union and rounding with their distances.
+//! - [`Edited`]: a shape with run-time carves and additions; [`UserField`]: any field the
+//!   user implements, with a sampled check of its Lipschitz claim.
 //! - [`BakedGrid`]: any field sampled on a grid (with the `mesh` feature, also a closed
 //!   triangle mesh: `BakedGrid::from_mesh`, `load_obj`).
 //! - [`mesh_sdf`] (3D surface nets) and [`contour_sdf`] (2D marching squares).
@@ -28,6 +30,7 @@
 
 mod contour;
 mod dim_only;
+mod edited;
 mod error;
 mod grid;
 mod grid_source;
@@ -39,11 +42,14 @@ pub mod primitives;
 mod read;
 mod shape;
 mod shape_serde;
+mod user_field;
 #[cfg(test)]
 mod tests;
 
 pub use contour::{contour_grid, contour_sdf};
 pub use dim_only::{DimOnly, Only2, Only3};
+pub use edited::{Edit, EditCost, EditOp, Edited, MAX_EDITS, MAX_EDIT_CELLS};
+pub use user_field::{UserField, LIPSCHITZ_SAMPLES, LIPSCHITZ_SLACK};
 pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };

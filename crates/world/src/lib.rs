@@ -43,6 +43,8 @@
 //! - [`JointDesc`] and [`World::add_joint`]: fixed, revolute, prismatic, spherical and
 //!   distance joints, with limits, motors, springs and break forces.
 //! - [`Shape`] (from `fathom-sdf`): primitives, exact and smooth CSG, rounding, baked grids.
+//! - [`World::edit_collider`]: carve craters and tunnels or add walls at run time;
+//!   [`Shape::user`]: any field the user implements as a collider.
 //! - [`World::cast_ray`] and the other scene queries, each with a [`QueryFilter`].
 //! - [`WorldEvent`] from [`World::drain_events`]: contacts started and stopped, sensors
 //!   entered and left, contact forces, frozen bodies.
@@ -78,6 +80,7 @@ mod ccd_stage;
 mod character;
 mod contacts;
 mod desc;
+mod edit;
 mod error;
 mod events;
 mod filter;
@@ -105,7 +108,9 @@ pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION, CORE_FRACTION};
 pub use character::{AutoStep, CharacterCollision, CharacterController, CharacterMove};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
 pub use desc::{BodyDesc, BodyKind, ColliderDesc, MAX_GRAVITY_SCALE};
+pub use edit::{ColliderEdit, EditReport, DEFAULT_EDIT_BAND, EDIT_WAKE_DISTANCE};
 pub use error::WorldError;
+pub use fathom_sdf::{EditOp, Edited, UserField};
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
 pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use islands::SleepSettings;

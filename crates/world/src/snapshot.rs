@@ -50,8 +50,8 @@ const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
 /// travel in the snapshot; 4: the payload is postcard, no longer bincode 2; 5: contact pairs
 /// carry their reuse basis and settings the reuse distance; 6: bodies carry their locked axes
-/// and kinematic target).
-pub const SNAPSHOT_VERSION: u16 = 6;
+/// and kinematic target; 7: colliders carry their density, shapes may be edited or user fields).
+pub const SNAPSHOT_VERSION: u16 = 7;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -418,7 +418,10 @@ fn check_collider_values<const D: usize>(c: &crate::body::Collider<D>) -> Result
 where
     Space<D>: Dim<D>,
 {
-    crate::desc::check_material(c.friction, c.restitution, c.margin, c.force_event_threshold)
+    crate::desc::check_material(c.friction, c.restitution, c.margin, c.force_event_threshold)?;
+    fathom_sdf::check_non_negative("density", c.density)
+        .map_err(|e| WorldError::invalid("density", e.to_string()))?;
+    Ok(())
 }
 
 /// A restored contact's values: finite, with non-negative normal impulses (they warm-start

@@ -100,6 +100,7 @@ mod scene_file;
 mod scratch;
 mod shape_mass;
 mod snapshot;
+mod user_field;
 mod world;
 
 pub use arena::{BodyHandle, ColliderHandle};
@@ -127,6 +128,7 @@ pub use scene::{
 pub use scene_file::SceneFile;
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
+pub use user_field::UserFields;
 pub use world::{World, World2, World3, WorldSettings, MAX_CONTACT_REUSE, MAX_DT, MAX_SUBSTEPS};
 
 pub use fathom_sdf::Shape;

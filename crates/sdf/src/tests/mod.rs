@@ -1,6 +1,7 @@
 //! Tests across the crate, written once as generic functions and run for D = 2 and D = 3.
 
 mod bad_input;
+mod edits;
 mod catalogue;
 mod files;
 mod grid_checks;

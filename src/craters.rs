@@ -1,9 +1,9 @@
 //! Craters blasted into the terrain ahead of the car: the driving scene's scripted blasts
 //! ([`Blast`], in a driving scene file's `blasts`) and the viewer's blast key both call
-//! [`blast_ahead`], which carves a ball into the fixed collider under a point ahead of the
+//! [`blast_ahead`], which carves a ball into the fixed colliders under a point ahead of the
 //! chassis with [`fathom_world::World::edit_collider`].
 
-use fathom_math::{Pose3, Real, Vector3};
+use fathom_math::{Aabb, Pose3, Real, Vector3};
 use fathom_world::{BodyHandle, BodyKind, ColliderEdit, EditReport, QueryFilter, Shape, World3};
 use serde::{Deserialize, Serialize};
 
@@ -22,14 +22,14 @@ pub struct Blast {
 }
 
 impl Default for Blast {
-    /// A 3.9 m wide, 0.4 m deep crater 15 m ahead, at the start: a dip the car drives
-    /// through, its rim about 20 degrees steep.
+    /// A 4.3 m wide, 0.3 m deep crater 15 m ahead, at the start: a dip the car drives
+    /// through, its rim about 16 degrees steep.
     fn default() -> Self {
         Self {
             time: 0.0,
             ahead: 15.0,
-            radius: 5.0,
-            depth: 0.4,
+            radius: 8.0,
+            depth: 0.3,
         }
     }
 }
@@ -76,16 +76,19 @@ impl Blast {
 }
 
 /// Carves a crater `ahead` metres in front of `chassis` (along its heading, level): a ball of
-/// `radius` sunk so that it cuts `depth` below the surface of the fixed collider found by a
-/// ray straight down there. `None` when no fixed collider lies below (or the edit is refused).
+/// `radius` sunk so that it cuts `depth` below the surface found by a ray straight down there,
+/// carved from every fixed collider it overlaps (ground, and any bumps or slabs on it).
+/// Returns the edits' reports (empty when no fixed collider lies below).
 pub fn blast_ahead(
     world: &mut World3,
     chassis: BodyHandle,
     ahead: Real,
     radius: Real,
     depth: Real,
-) -> Option<EditReport> {
-    let body = world.body(chassis)?;
+) -> Vec<EditReport> {
+    let Some(body) = world.body(chassis) else {
+        return Vec::new();
+    };
     let mut heading = body.pose().rotation * Vector3::x();
     heading.y = 0.0;
     let heading = heading.try_normalize(1e-6).unwrap_or_else(Vector3::x);
@@ -97,13 +100,21 @@ pub fn blast_ahead(
             .is_some_and(|b| b.kind() == BodyKind::Fixed)
     };
     let filter = QueryFilter::new().predicate(&fixed_only);
-    let hit = world
-        .cast_ray(&above, &-Vector3::y(), 100.0, &filter)
-        .ok()??;
+    let Ok(Some(hit)) = world.cast_ray(&above, &-Vector3::y(), 100.0, &filter) else {
+        return Vec::new();
+    };
     let centre = hit.point + Vector3::y() * (radius - depth);
-    let edit = ColliderEdit::carve(
-        Shape::ball(radius).ok()?,
-        Pose3::translation(centre.x, centre.y, centre.z),
+    let reach = Aabb::new(
+        centre - Vector3::repeat(radius),
+        centre + Vector3::repeat(radius),
     );
-    world.edit_collider(hit.collider, &edit).ok()
+    let hits = world.colliders_in_box(&reach, &filter).unwrap_or_default();
+    let Ok(ball) = Shape::ball(radius) else {
+        return Vec::new();
+    };
+    let edit = ColliderEdit::carve(ball, Pose3::translation(centre.x, centre.y, centre.z));
+    // A collider the edit refuses (a tree already at the depth limit) keeps its shape.
+    hits.into_iter()
+        .filter_map(|h| world.edit_collider(h, &edit).ok())
+        .collect()
 }

@@ -355,8 +355,8 @@ fn key(time: Real, throttle: Real, brake: Real, steering: Real, handbrake: bool)
     }
 }
 
-/// The driving scene with scripted craters (`scenes/driving_craters.ron`): three blasts
-/// ahead of the car on the flat run-up and past the ramp, which it drives through.
+/// The driving scene with scripted craters (`scenes/driving_craters.ron`): a blast ahead of
+/// the car on the flat run-up at the start, and one ahead of it on the hills at 12 s.
 pub fn crater_scene() -> DrivingScene {
     let blast = |time, ahead| Blast {
         time,
@@ -364,7 +364,7 @@ pub fn crater_scene() -> DrivingScene {
         ..Blast::default()
     };
     DrivingScene {
-        blasts: vec![blast(0.5, 10.0), blast(1.5, 15.0), blast(6.5, 20.0)],
+        blasts: vec![blast(0.0, 5.0), blast(12.0, 25.0)],
         ..driving_scene()
     }
 }

@@ -60,12 +60,11 @@ fn crater_run(steps: u64) -> (fathom_math::Vector3, u64, usize) {
 
 #[test]
 fn the_car_drives_through_scripted_craters_reproducibly() {
-    // 4 s: two craters blasted ahead of the car on the run-up, which it drives through.
+    // 4 s: the crater blasted 5 m ahead at the start is in the ground, and the car drove
+    // through it, over the bumps and onto the ramp as on the unblasted track.
     let (p, hash, edits) = crater_run(240);
-    assert_eq!(edits, 2);
-    // It got through both (the second is 15 m ahead of where it was at 1.5 s) and on,
-    // above the ground rather than stuck in a crater's bottom.
-    assert!(p.x > 20.0 && p.iter().all(|x| x.is_finite()), "{p:?}");
+    assert_eq!(edits, 1);
+    assert!(p.x > 40.0 && p.iter().all(|x| x.is_finite()), "{p:?}");
     assert!(p.y > 0.3, "{p:?}");
     assert_eq!(crater_run(240).1, hash, "same scene, same craters, same bits");
 }

@@ -57,7 +57,8 @@ impl TunnelDemo {
     /// tunnel's mouth.
     pub fn new(balls: usize) -> Result<Self, WorldError> {
         let mut world = World2::default();
-        let slab = Shape::cuboid(Vector2::new(15.0, 0.5 * (TERRAIN_TOP - TERRAIN_BOTTOM))).map_err(shape)?;
+        let slab = Shape::cuboid(Vector2::new(15.0, 0.5 * (TERRAIN_TOP - TERRAIN_BOTTOM)))
+            .map_err(shape)?;
         let ground = world.add_body(
             &BodyDesc::fixed()
                 .position(Vector2::new(0.0, 0.5 * (TERRAIN_TOP + TERRAIN_BOTTOM)))
@@ -88,7 +89,10 @@ impl TunnelDemo {
     pub fn step(&mut self) -> Result<(), WorldError> {
         if self.steps % DIG_EVERY == 0 {
             if let Some(p) = dig_points().get(self.carves) {
-                let edit = ColliderEdit::carve(Shape::ball(DIG_RADIUS).map_err(shape)?, Pose2::new(*p, 0.0));
+                let edit = ColliderEdit::carve(
+                    Shape::ball(DIG_RADIUS).map_err(shape)?,
+                    Pose2::new(*p, 0.0),
+                );
                 self.world.edit_collider(self.terrain, &edit)?;
                 self.carves += 1;
             }

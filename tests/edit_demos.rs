@@ -66,14 +66,24 @@ fn the_car_drives_through_scripted_craters_reproducibly() {
     assert_eq!(edits, 1);
     assert!(p.x > 40.0 && p.iter().all(|x| x.is_finite()), "{p:?}");
     assert!(p.y > 0.3, "{p:?}");
-    assert_eq!(crater_run(240).1, hash, "same scene, same craters, same bits");
+    assert_eq!(
+        crater_run(240).1,
+        hash,
+        "same scene, same craters, same bits"
+    );
 }
 
 #[test]
 fn fathom_run_blasts_the_scripted_craters() {
     let out = Command::new(env!("CARGO_BIN_EXE_fathom"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", "scenes/driving_craters.ron", "--steps", "180", "--json"])
+        .args([
+            "run",
+            "scenes/driving_craters.ron",
+            "--steps",
+            "180",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(

@@ -42,14 +42,13 @@ pub mod primitives;
 mod read;
 mod shape;
 mod shape_serde;
-mod user_field;
 #[cfg(test)]
 mod tests;
+mod user_field;
 
 pub use contour::{contour_grid, contour_sdf};
 pub use dim_only::{DimOnly, Only2, Only3};
 pub use edited::{Edit, EditCost, EditOp, Edited, MAX_EDITS, MAX_EDIT_CELLS};
-pub use user_field::{UserField, LIPSCHITZ_SAMPLES, LIPSCHITZ_SLACK};
 pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };
@@ -73,6 +72,7 @@ pub use shape::{
     ron_error_message, ron_options, Shape, Shape2, Shape3, MAX_SHAPE_DEPTH, RON_RECURSION_LIMIT,
 };
 pub use shape_serde::{decode_shapes, ShapeDecodeError};
+pub use user_field::{UserField, LIPSCHITZ_SAMPLES, LIPSCHITZ_SLACK};
 
 use fathom_math::{Aabb, Real, Vector};
 

@@ -286,10 +286,7 @@ where
         h: ColliderHandle,
         edit: &ColliderEdit<D>,
     ) -> Result<EditReport, WorldError> {
-        let c = self
-            .colliders
-            .get(h)
-            .ok_or(WorldError::NoSuchCollider(h))?;
+        let c = self.colliders.get(h).ok_or(WorldError::NoSuchCollider(h))?;
         let shape_err = |source| WorldError::Shape {
             field: "edit.shape".into(),
             source,
@@ -325,7 +322,10 @@ where
         }
         .map_err(shape_err)?;
         let body = c.body;
-        let moving = self.bodies.get(body).is_some_and(|b| b.kind != BodyKind::Fixed);
+        let moving = self
+            .bodies
+            .get(body)
+            .is_some_and(|b| b.kind != BodyKind::Fixed);
 
         // From here nothing can fail.
         let c = self.colliders.get_mut(h).expect("checked above");
@@ -339,16 +339,15 @@ where
         };
         let mut report = EditReport::default();
         if moving && c.density > 0.0 {
-            let has_add = edited
-                .edits()
-                .iter()
-                .any(|e| e.op == EditOp::Add)
-                || placed.op == EditOp::Add;
+            let has_add =
+                edited.edits().iter().any(|e| e.op == EditOp::Add) || placed.op == EditOp::Add;
             let region = mass_region(edited, &placed);
             if let Some(region) = region {
                 let (change, samples) = mass_change(edited, &placed, has_add, &region);
                 report.mass_samples = samples;
-                let change = change.scaled(f64::from(c.density)).transformed(&c.local_pose);
+                let change = change
+                    .scaled(f64::from(c.density))
+                    .transformed(&c.local_pose);
                 c.mass = Moments::of(&c.mass).plus(&change).to_props();
             }
         }
@@ -420,8 +419,8 @@ where
     Space<D>: Dim<D>,
 {
     let r = Space::<D>::rotation_matrix(&pose.rotation);
-    let finite = pose.translation.vector.iter().all(|x| x.is_finite())
-        && r.iter().all(|x| x.is_finite());
+    let finite =
+        pose.translation.vector.iter().all(|x| x.is_finite()) && r.iter().all(|x| x.is_finite());
     if !finite || (r.transpose() * r - SMatrix::<Real, D, D>::identity()).amax() > 1e-4 {
         return Err(WorldError::invalid(
             "pose",

@@ -111,8 +111,8 @@ pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, P
 pub use desc::{BodyDesc, BodyKind, ColliderDesc, MAX_GRAVITY_SCALE};
 pub use edit::{ColliderEdit, EditReport, DEFAULT_EDIT_BAND, EDIT_WAKE_DISTANCE};
 pub use error::WorldError;
-pub use fathom_sdf::{EditOp, Edited, UserField};
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
+pub use fathom_sdf::{EditOp, Edited, UserField};
 pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use islands::SleepSettings;
 pub use joints::{Joint, JointBroken, JointDesc, JointHandle};

@@ -102,9 +102,7 @@ where
     // centre: at the bottom, on the axis, R - r below it. Where the ball ended up off the
     // axis (it rolled in from x = 0.3), the height there.
     let off = got[0];
-    let want = CRATER_CENTRE_Y
-        - ((CRATER_RADIUS - BALL_RADIUS).powi(2) - off * off).sqrt()
-        - sink;
+    let want = CRATER_CENTRE_Y - ((CRATER_RADIUS - BALL_RADIUS).powi(2) - off * off).sqrt() - sink;
     // 1e-4 m: ball and crater are exact fields (the edit's band keeps the bowl exact), so
     // what is left is the solver's settling, well below it after 8 s of damping.
     assert!(
@@ -139,7 +137,10 @@ where
             break;
         }
     }
-    assert!(w.is_sleeping(near) && w.is_sleeping(far), "D={D}: not asleep");
+    assert!(
+        w.is_sleeping(near) && w.is_sleeping(far),
+        "D={D}: not asleep"
+    );
     let report = w
         .edit_collider(
             ground,
@@ -178,7 +179,10 @@ where
     Space<D>: Dim<D>,
 {
     some_edits::<D>().into_iter().fold(base, |s, (op, r, c)| {
-        let part = Shape::ball(r).unwrap().transformed(pose(c - origin)).unwrap();
+        let part = Shape::ball(r)
+            .unwrap()
+            .transformed(pose(c - origin))
+            .unwrap();
         match op {
             EditOp::Carve => s.difference(part).unwrap(),
             EditOp::Add => s.union(part).unwrap(),
@@ -213,7 +217,10 @@ where
     let fresh = w.add_body(&desc(nested(base, origin))).unwrap();
     let fc = w.body(fresh).unwrap().colliders()[0];
     // Broadphase boxes: the same box arithmetic, so equal to round-off.
-    let (a, b) = (w.collider(c).unwrap().aabb(), w.collider(fc).unwrap().aabb());
+    let (a, b) = (
+        w.collider(c).unwrap().aabb(),
+        w.collider(fc).unwrap().aabb(),
+    );
     assert!(
         (a.min - b.min).amax() < 1e-5 && (a.max - b.max).amax() < 1e-5,
         "D={D}: edited box {a:?}, fresh {b:?}"
@@ -235,11 +242,20 @@ where
     // weigh the voxel error at the rim more.
     let axes: Vec<_> = (0..if D == 2 { 1 } else { 3 })
         .map(|i| Space::<D>::cross(&axis::<D>((i + 1) % D), &axis::<D>((i + 2) % D)))
-        .map(|w| if D == 2 { Space::<D>::cross(&axis::<D>(0), &axis::<D>(1)) } else { w })
+        .map(|w| {
+            if D == 2 {
+                Space::<D>::cross(&axis::<D>(0), &axis::<D>(1))
+            } else {
+                w
+            }
+        })
         .collect();
     for w_axis in axes {
         let moment = |b: &fathom_world::Body<D>| {
-            Space::<D>::ang_dot(&w_axis, &Space::<D>::inertia_apply(&b.local_inertia(), &w_axis))
+            Space::<D>::ang_dot(
+                &w_axis,
+                &Space::<D>::inertia_apply(&b.local_inertia(), &w_axis),
+            )
         };
         let (x, y) = (moment(be), moment(bf));
         assert!(rel(x, y) < 0.03, "D={D}: moment {x} vs fresh {y}");
@@ -293,9 +309,9 @@ where
     let field: Arc<dyn Sdf<D>> = slab.clone();
     let mut w = World::<D>::default();
     let b = w
-        .add_body(&BodyDesc::fixed().collider(ColliderDesc::new(
-            Shape::user("slab", field).unwrap(),
-        )))
+        .add_body(
+            &BodyDesc::fixed().collider(ColliderDesc::new(Shape::user("slab", field).unwrap())),
+        )
         .unwrap();
     let c = w.body(b).unwrap().colliders()[0];
     let crater = |x: Real| ColliderEdit::carve(Shape::ball(1.0).unwrap(), pose(at::<D>(x, 0.0)));
@@ -355,13 +371,19 @@ where
             let c = w.body(b).unwrap().colliders()[0];
             let corner = Vector::<D>::repeat(h);
             let r = w
-                .edit_collider(c, &ColliderEdit::carve(Shape::ball(0.5).unwrap(), pose(corner)))
+                .edit_collider(
+                    c,
+                    &ColliderEdit::carve(Shape::ball(0.5).unwrap(), pose(corner)),
+                )
                 .unwrap();
             r.mass_samples
         })
         .collect();
     println!("D={D}: mass-change evaluations for boxes of 2 m, 8 m, 32 m: {samples:?}");
-    assert!(samples.iter().all(|s| *s == samples[0] && *s > 0), "D={D}: {samples:?}");
+    assert!(
+        samples.iter().all(|s| *s == samples[0] && *s > 0),
+        "D={D}: {samples:?}"
+    );
 }
 
 #[test]
@@ -382,13 +404,27 @@ where
     let mut w = world_with_gravity::<D>(-up::<D>() * G);
     let (_, ground) = slab(&mut w, 6.0);
     for i in 0..6 {
-        add_ball(&mut w, at::<D>(-2.5 + i as Real, 0.3 + 0.1 * i as Real), 0.25, 0.0);
+        add_ball(
+            &mut w,
+            at::<D>(-2.5 + i as Real, 0.3 + 0.1 * i as Real),
+            0.25,
+            0.0,
+        );
     }
     for s in 0..steps {
         let edit = match s {
-            20 => Some(ColliderEdit::carve(Shape::ball(1.0).unwrap(), pose(at::<D>(-1.0, 0.2)))),
-            40 => Some(ColliderEdit::carve(Shape::ball(0.8).unwrap(), pose(at::<D>(1.5, 0.0)))),
-            60 => Some(ColliderEdit::add(Shape::ball(0.5).unwrap(), pose(at::<D>(0.0, -0.2)))),
+            20 => Some(ColliderEdit::carve(
+                Shape::ball(1.0).unwrap(),
+                pose(at::<D>(-1.0, 0.2)),
+            )),
+            40 => Some(ColliderEdit::carve(
+                Shape::ball(0.8).unwrap(),
+                pose(at::<D>(1.5, 0.0)),
+            )),
+            60 => Some(ColliderEdit::add(
+                Shape::ball(0.5).unwrap(),
+                pose(at::<D>(0.0, -0.2)),
+            )),
             _ => None,
         };
         if let Some(e) = edit {
@@ -434,7 +470,9 @@ where
     let ball = || Shape::<D>::ball(1.0).unwrap();
     let mut nan = pose(at::<D>(0.0, 0.0));
     nan.translation.vector[0] = Real::NAN;
-    let err = w.edit_collider(c, &ColliderEdit::carve(ball(), nan)).unwrap_err();
+    let err = w
+        .edit_collider(c, &ColliderEdit::carve(ball(), nan))
+        .unwrap_err();
     assert_eq!(err.field(), Some("pose"), "D={D}: {err}");
     let plane = Shape::<D>::half_space(up::<D>(), 0.0).unwrap();
     let err = w
@@ -452,7 +490,13 @@ where
         .edit_collider(c, &ColliderEdit::carve(deep, pose(at::<D>(0.0, 0.0))))
         .unwrap_err();
     assert!(
-        matches!(err, WorldError::Shape { source: SdfError::TooDeep { .. }, .. }),
+        matches!(
+            err,
+            WorldError::Shape {
+                source: SdfError::TooDeep { .. },
+                ..
+            }
+        ),
         "D={D}: {err}"
     );
     w.remove_body(b);

@@ -115,8 +115,10 @@ where
     Space<D>: Dim<D>,
 {
     let mut w = awake_world::<D>(-up::<D>() * G);
-    w.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(Shape::user("waves", field).unwrap())))
-        .unwrap();
+    w.add_body(
+        &BodyDesc::fixed().collider(ColliderDesc::new(Shape::user("waves", field).unwrap())),
+    )
+    .unwrap();
     // A crest of sin(kx) at x = π / 2k = π m (and cos(kz) = 1 at z = 0): height 0.3.
     let mut p = Vector::<D>::zeros();
     p[0] = std::f32::consts::PI;
@@ -162,7 +164,11 @@ where
             name: "waves".into()
         }
     );
-    assert_eq!(other.body_count(), 0, "D={D}: a failed restore changed nothing");
+    assert_eq!(
+        other.body_count(),
+        0,
+        "D={D}: a failed restore changed nothing"
+    );
     let mut fields = UserFields::new();
     fields.insert("waves", field);
     other.restore_with_fields(&bytes, &fields).unwrap();

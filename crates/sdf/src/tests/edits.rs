@@ -40,8 +40,15 @@ where
     for i in 0..12 {
         let x = -8.0 + 1.3 * i as Real;
         edits.push(Edit {
-            op: if i % 4 == 3 { EditOp::Add } else { EditOp::Carve },
-            shape: placed(0.5 + 0.1 * (i % 3) as Real, at::<D>(x, 0.1 * (i % 2) as Real)),
+            op: if i % 4 == 3 {
+                EditOp::Add
+            } else {
+                EditOp::Carve
+            },
+            shape: placed(
+                0.5 + 0.1 * (i % 3) as Real,
+                at::<D>(x, 0.1 * (i % 2) as Real),
+            ),
         });
     }
     (base, edits)
@@ -57,14 +64,16 @@ where
     } else {
         Real::INFINITY
     };
-    edits.iter().fold(base.distance(p).clamp(-band, hi), |d, e| {
-        let de = e.shape.distance(p);
-        match e.op {
-            EditOp::Carve => d.max(-de),
-            EditOp::Add => d.min(de),
-        }
-        .clamp(-band, hi)
-    })
+    edits
+        .iter()
+        .fold(base.distance(p).clamp(-band, hi), |d, e| {
+            let de = e.shape.distance(p);
+            match e.op {
+                EditOp::Carve => d.max(-de),
+                EditOp::Add => d.min(de),
+            }
+            .clamp(-band, hi)
+        })
 }
 
 fn lattice<const D: usize>(step: Real) -> Vec<Vector<D>> {
@@ -113,7 +122,11 @@ where
     assert_eq!(e.lipschitz(), 1.0);
     for w in points.windows(2) {
         let (a, b) = (e.distance(&w[0]), e.distance(&w[1]));
-        assert!((a - b).abs() <= (w[0] - w[1]).norm() + 1e-5, "D={D} at {:?}", w[0]);
+        assert!(
+            (a - b).abs() <= (w[0] - w[1]).norm() + 1e-5,
+            "D={D} at {:?}",
+            w[0]
+        );
     }
     // RON round trip: the same shape, index rebuilt.
     let s = Shape::Edited(e.clone());

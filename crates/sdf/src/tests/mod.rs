@@ -1,8 +1,8 @@
 //! Tests across the crate, written once as generic functions and run for D = 2 and D = 3.
 
 mod bad_input;
-mod edits;
 mod catalogue;
+mod edits;
 mod files;
 mod grid_checks;
 mod grids;

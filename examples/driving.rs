@@ -4,17 +4,52 @@
 //! `scenes/driving.ron`, and drives it for a few seconds to show the car's
 //! speed and position over its scripted 20 s.
 //!
-//! `cargo run --example driving` writes the file; `-- --check` only checks that
-//! the file matches the builder (exit status 1 when it does not).
+//! It also writes `scenes/driving_craters.ron`, the same scene with scripted craters
+//! blasted ahead of the car (`fathom run scenes/driving_craters.ron`).
+//!
+//! `cargo run --example driving` writes the files; `-- --check` only checks that
+//! the files match the builders (exit status 1 when they do not). `-- --craters` drives the
+//! crater scene, `-- --noise` the car on a procedural noise terrain (a user field, which no
+//! file can hold) instead of the shipped scene.
 
-use fathom_app::vehicle_scene::{driving_scene, DrivingScene};
+use fathom_app::noise_terrain::noise_driving_scene;
+use fathom_app::vehicle_scene::{crater_scene, driving_scene, DrivingScene};
 use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let check = std::env::args().any(|a| a == "--check");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/driving.ron");
-    let scene = driving_scene();
+    let has = |flag: &str| std::env::args().any(|a| a == flag);
+    let check = has("--check");
+    let mut status = ExitCode::SUCCESS;
+    for (file, scene) in [
+        ("scenes/driving.ron", driving_scene()),
+        ("scenes/driving_craters.ron", crater_scene()),
+    ] {
+        if write_or_check(file, &scene, check) != ExitCode::SUCCESS {
+            status = ExitCode::FAILURE;
+        }
+    }
+    if check || status != ExitCode::SUCCESS {
+        return status;
+    }
+    if has("--noise") {
+        match noise_driving_scene() {
+            Ok(scene) => drive(&scene),
+            Err(e) => {
+                eprintln!("driving: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    } else if has("--craters") {
+        drive(&crater_scene())
+    } else {
+        drive(&driving_scene())
+    }
+}
+
+/// Writes `scene` to `file` (under the package), or with `check` compares it.
+fn write_or_check(file: &str, scene: &DrivingScene, check: bool) -> ExitCode {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let text = match scene.to_ron_string() {
         Ok(t) => format!("{t}\n"),
         Err(e) => {
@@ -40,7 +75,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     println!("wrote {}", path.display());
-    drive(&scene)
+    ExitCode::SUCCESS
 }
 
 /// Drives the scene for 20 s and prints the car's state every second.

@@ -19,6 +19,7 @@
 //! field; boxes, barrels and a small stack; the car) so the file can be checked
 //! against its builder.
 
+use crate::craters::{blast_ahead, Blast};
 use fathom_math::{Real, Vector3};
 use fathom_vehicle::{InputKey, InputTrack, Vehicle3, VehicleDesc, VehicleError, VehicleInputs};
 use fathom_world::{BodyDesc, ColliderDesc, Scene3, SceneError, Shape, World3};
@@ -36,6 +37,9 @@ pub struct DrivingScene {
     pub vehicle: VehicleDesc<3>,
     /// Scripted inputs, held from each key's time to the next.
     pub inputs: InputTrack,
+    /// Scripted craters blasted ahead of the car (see [`crate::craters`]), in time order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blasts: Vec<Blast>,
 }
 
 impl Default for DrivingScene {
@@ -44,6 +48,7 @@ impl Default for DrivingScene {
             scene: Scene3::default(),
             vehicle: VehicleDesc::car(1200.0),
             inputs: InputTrack::default(),
+            blasts: Vec::new(),
         }
     }
 }
@@ -75,6 +80,14 @@ pub enum DrivingSceneError {
         /// The operating system's message.
         message: String,
     },
+    /// A scripted blast is invalid (`blasts[i].field`).
+    #[error("invalid driving scene: `{field}` {reason}")]
+    Blast {
+        /// The field's path, e.g. `blasts[1].radius`.
+        field: String,
+        /// Why.
+        reason: String,
+    },
     /// The scene could not be written as text.
     #[error("driving scene could not be serialised: {0}")]
     Serialise(String),
@@ -90,12 +103,25 @@ pub struct DrivingRun {
     pub inputs: InputTrack,
     /// Steps taken.
     pub steps: u64,
+    /// Scripted blasts, in time order.
+    pub blasts: Vec<Blast>,
+    /// Craters blasted so far.
+    pub craters: usize,
 }
 
 impl DrivingRun {
     /// Sets the track's inputs for the current time, then steps vehicle and world once.
     pub fn step(&mut self) -> Result<(), VehicleError> {
         let time = self.steps as Real * self.world.settings().dt;
+        while let Some(b) = self.blasts.get(self.craters).copied() {
+            if b.time > time {
+                break;
+            }
+            let chassis = self.vehicle.chassis();
+            // A blast over no fixed ground (off the terrain) carves nothing.
+            let _ = blast_ahead(&mut self.world, chassis, b.ahead, b.radius, b.depth);
+            self.craters += 1;
+        }
         self.vehicle.set_inputs(self.inputs.at(time))?;
         self.vehicle.step(&mut self.world)?;
         self.world.step();
@@ -168,6 +194,18 @@ impl DrivingScene {
         self.scene.validate()?;
         self.vehicle.validate().map_err(|e| e.prefixed("vehicle"))?;
         self.inputs.validate().map_err(|e| e.prefixed("inputs"))?;
+        let mut last = 0.0;
+        for (i, b) in self.blasts.iter().enumerate() {
+            let bad = |field: &str, reason: String| DrivingSceneError::Blast {
+                field: format!("blasts[{i}].{field}"),
+                reason,
+            };
+            b.validate().map_err(|(f, r)| bad(f, r))?;
+            if b.time < last {
+                return Err(bad("time", "blasts must be in time order".into()));
+            }
+            last = b.time;
+        }
         Ok(())
     }
 
@@ -182,6 +220,8 @@ impl DrivingScene {
             vehicle,
             inputs: self.inputs.clone(),
             steps: 0,
+            blasts: self.blasts.clone(),
+            craters: 0,
         })
     }
 }
@@ -315,6 +355,20 @@ fn key(time: Real, throttle: Real, brake: Real, steering: Real, handbrake: bool)
     }
 }
 
+/// The driving scene with scripted craters (`scenes/driving_craters.ron`): a blast ahead of
+/// the car on the flat run-up at the start, and one ahead of it on the hills at 12 s.
+pub fn crater_scene() -> DrivingScene {
+    let blast = |time, ahead| Blast {
+        time,
+        ahead,
+        ..Blast::default()
+    };
+    DrivingScene {
+        blasts: vec![blast(0.0, 5.0), blast(12.0, 25.0)],
+        ..driving_scene()
+    }
+}
+
 /// The shipped driving scene (`scenes/driving.ron`): the car at the origin facing
 /// +x, over the bumps, up the ramp, across the hills, into the stack, then braking.
 pub fn driving_scene() -> DrivingScene {
@@ -340,5 +394,6 @@ pub fn driving_scene() -> DrivingScene {
         scene,
         vehicle: VehicleDesc::car(1200.0).at(v(0.0, 0.85, 0.0)),
         inputs,
+        blasts: Vec::new(),
     }
 }

@@ -37,6 +37,31 @@ pub enum SdfError {
         /// Why.
         reason: String,
     },
+    /// A user field's declared Lipschitz constant is clearly false: a sampled slope is steeper
+    /// (see `UserField::new`).
+    #[error("user field `{name}` declares Lipschitz constant {declared}, but a sampled slope is {observed}")]
+    LipschitzClaim {
+        /// The user field's name.
+        name: String,
+        /// The constant it declares.
+        declared: f32,
+        /// The steepest slope sampled.
+        observed: f32,
+    },
+    /// A user field is unusable (bounds not finite, a distance not finite, ...).
+    #[error("user field `{name}` is invalid: {reason}")]
+    UserField {
+        /// The user field's name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// A user field read from a file (scene, snapshot) whose code was not attached again.
+    #[error("user field `{name}` is not attached: scene files and snapshots keep only its name; pass the field when restoring (World::restore_with_fields)")]
+    Detached {
+        /// The user field's name.
+        name: String,
+    },
     /// A count (a grid resolution, a number of vertices) was below its minimum.
     #[error("`{field}` must be at least {min}, got {value}")]
     TooSmall {

@@ -13,6 +13,8 @@
 //! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
 //! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
 //!   docs show primitives, CSG, smooth union and rounding with their distances.
+//! - [`Edited`]: a shape with run-time carves and additions; [`UserField`]: any field the
+//!   user implements, with a sampled check of its Lipschitz claim.
 //! - [`BakedGrid`]: any field sampled on a grid (with the `mesh` feature, also a closed
 //!   triangle mesh: `BakedGrid::from_mesh`, `load_obj`); [`SparseGrid`]: the same in bricks
 //!   near the surface only, over a coarse grid.
@@ -29,6 +31,7 @@
 
 mod contour;
 mod dim_only;
+mod edited;
 mod error;
 mod grid;
 mod grid_kernel;
@@ -44,9 +47,11 @@ mod shape_serde;
 mod sparse_grid;
 #[cfg(test)]
 mod tests;
+mod user_field;
 
 pub use contour::{contour_grid, contour_sdf};
 pub use dim_only::{DimOnly, Only2, Only3};
+pub use edited::{Edit, EditCost, EditOp, Edited, MAX_EDITS, MAX_EDIT_CELLS};
 pub use error::{
     check_finite, check_finite_vec, check_non_negative, check_positive, Result, SdfError,
 };
@@ -71,6 +76,7 @@ pub use shape::{
 };
 pub use shape_serde::{decode_shapes, ShapeDecodeError};
 pub use sparse_grid::{SparseGrid, SparseOptions, FROM_COARSE, MAX_BRICK_CELLS};
+pub use user_field::{UserField, LIPSCHITZ_SAMPLES, LIPSCHITZ_SLACK};
 
 use fathom_math::{Aabb, Real, Vector};
 

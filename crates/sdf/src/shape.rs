@@ -22,7 +22,7 @@ use crate::primitives::{
     Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
     RoundedCuboid, RoundedPolygon, Segment, Torus,
 };
-use crate::{Only2, Only3, Result, Sdf, SdfError, ShapeKind};
+use crate::{Edited, Only2, Only3, Result, Sdf, SdfError, ShapeKind, UserField};
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -120,6 +120,10 @@ where
     SmoothDifference(SmoothDifference<Child<D>, Child<D>>),
     /// A baked distance grid, inline or by file path (see [`GridSource`]).
     Grid(GridSource<D>),
+    /// A base shape with run-time carves and additions (see [`Edited`]).
+    Edited(Edited<D>),
+    /// A field the user implements, by name (see [`UserField`]); written to files by name only.
+    User(UserField<D>),
 }
 
 /// A 2D shape tree.
@@ -155,6 +159,8 @@ macro_rules! each_variant {
             Shape::SmoothIntersection($s) => $e,
             Shape::SmoothDifference($s) => $e,
             Shape::Grid($s) => $e,
+            Shape::Edited($s) => $e,
+            Shape::User($s) => $e,
         }
     };
 }
@@ -282,6 +288,8 @@ where
             Shape::SmoothDifference(s) => s.validate_params(),
             Shape::Grid(g) if allow_unloaded && !g.is_loaded() => Ok(()),
             Shape::Grid(g) => g.validate(),
+            Shape::Edited(e) => e.validate_params(),
+            Shape::User(u) => u.validate(),
         }?;
         self.children()
             .into_iter()
@@ -364,6 +372,7 @@ where
             Shape::SmoothUnion(s) => vec![&*s.a, &*s.b],
             Shape::SmoothIntersection(s) => vec![&*s.a, &*s.b],
             Shape::SmoothDifference(s) => vec![&*s.a, &*s.b],
+            Shape::Edited(e) => e.children(),
             _ => Vec::new(),
         }
     }
@@ -380,6 +389,7 @@ where
             Shape::SmoothUnion(s) => vec![&mut *s.a, &mut *s.b],
             Shape::SmoothIntersection(s) => vec![&mut *s.a, &mut *s.b],
             Shape::SmoothDifference(s) => vec![&mut *s.a, &mut *s.b],
+            Shape::Edited(e) => e.children_mut(),
             _ => Vec::new(),
         }
     }
@@ -398,6 +408,23 @@ where
             c.visit_mut(f)?;
         }
         Ok(())
+    }
+
+    /// A user field under `name`, checked by [`UserField::new`] (a sampled test of its
+    /// Lipschitz claim; [`SdfError::LipschitzClaim`] when clearly false).
+    pub fn user(name: impl Into<String>, field: std::sync::Arc<dyn Sdf<D>>) -> Result<Self> {
+        Ok(Shape::User(UserField::new(name, field)?))
+    }
+
+    /// Calls `f` on every user field in the tree, parents first (to attach them again).
+    pub fn for_each_user_field_mut(
+        &mut self,
+        f: &mut impl FnMut(&mut UserField<D>) -> Result<()>,
+    ) -> Result<()> {
+        self.visit_mut(&mut |s| match s {
+            Shape::User(u) => f(u),
+            _ => Ok(()),
+        })
     }
 
     /// A ball of `radius` metres.

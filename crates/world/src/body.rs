@@ -183,6 +183,10 @@ where
     /// Contact force (N) above which the pair reports a force event; `None`: never.
     #[serde(default)]
     pub(crate) force_event_threshold: Option<Real>,
+    /// Density, kg/m³ (kg/m² in 2D): the collider's mass over its shape's unit mass, kept so
+    /// that a run-time edit adds the mass of the edited region only (`edit.rs`).
+    #[serde(default)]
+    pub(crate) density: Real,
 }
 
 impl<const D: usize> Collider<D>
@@ -232,6 +236,10 @@ where
     /// Collision groups.
     pub fn groups(&self) -> CollisionGroups {
         self.groups
+    }
+    /// Density, kg/m³ (kg/m² in 2D); with a mass given instead, the mass over the shape's volume.
+    pub fn density(&self) -> Real {
+        self.density
     }
     /// Contact force threshold of force events, N (`None`: no force events).
     pub fn force_event_threshold(&self) -> Option<Real> {

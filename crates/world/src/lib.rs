@@ -43,6 +43,8 @@
 //! - [`JointDesc`] and [`World::add_joint`]: fixed, revolute, prismatic, spherical and
 //!   distance joints, with limits, motors, springs and break forces.
 //! - [`Shape`] (from `fathom-sdf`): primitives, exact and smooth CSG, rounding, baked grids.
+//! - [`World::edit_collider`]: carve craters and tunnels or add walls at run time;
+//!   [`Shape::user`]: any field the user implements as a collider.
 //! - [`World::cast_ray`] and the other scene queries, each with a [`QueryFilter`].
 //! - [`WorldEvent`] from [`World::drain_events`]: contacts started and stopped, sensors
 //!   entered and left, contact forces, frozen bodies.
@@ -78,6 +80,7 @@ mod ccd_stage;
 mod character;
 mod contacts;
 mod desc;
+mod edit;
 mod error;
 mod events;
 mod filter;
@@ -97,6 +100,7 @@ mod scene_file;
 mod scratch;
 mod shape_mass;
 mod snapshot;
+mod user_field;
 mod world;
 
 pub use arena::{BodyHandle, ColliderHandle};
@@ -105,8 +109,10 @@ pub use ccd_stage::{CCD_GAP, CCD_MOTION_FRACTION, CORE_FRACTION};
 pub use character::{AutoStep, CharacterCollision, CharacterController, CharacterMove};
 pub use contacts::{BodyContact, BodyContactPoint, CachedManifold, CachedPoint, PairContacts};
 pub use desc::{BodyDesc, BodyKind, ColliderDesc, MAX_GRAVITY_SCALE};
+pub use edit::{ColliderEdit, EditReport, DEFAULT_EDIT_BAND, EDIT_WAKE_DISTANCE};
 pub use error::WorldError;
 pub use events::{Touch, WorldEvent, TOUCH_SLOP};
+pub use fathom_sdf::{EditOp, Edited, UserField};
 pub use filter::{CollisionGroups, FilterPair, PairFilter, QueryFilter};
 pub use islands::SleepSettings;
 pub use joints::{Joint, JointBroken, JointDesc, JointHandle};
@@ -122,6 +128,7 @@ pub use scene::{
 pub use scene_file::SceneFile;
 pub use shape_mass::unit_mass_properties;
 pub use snapshot::{SnapshotError, SNAPSHOT_VERSION};
+pub use user_field::UserFields;
 pub use world::{World, World2, World3, WorldSettings, MAX_CONTACT_REUSE, MAX_DT, MAX_SUBSTEPS};
 
 pub use fathom_sdf::Shape;

@@ -50,8 +50,8 @@ const MAGIC: &[u8; 8] = b"FTHMSNAP";
 /// frozen flag and solver settings the angular speed cap; 3: the grids of file sources
 /// travel in the snapshot; 4: the payload is postcard, no longer bincode 2; 5: contact pairs
 /// carry their reuse basis and settings the reuse distance; 6: bodies carry their locked axes
-/// and kinematic target).
-pub const SNAPSHOT_VERSION: u16 = 6;
+/// and kinematic target; 7: colliders carry their density, shapes may be edited or user fields).
+pub const SNAPSHOT_VERSION: u16 = 7;
 const HEADER_LEN: usize = 32;
 
 /// Why a snapshot could not be restored. The target world is unchanged.
@@ -107,6 +107,13 @@ pub enum SnapshotError {
     ShapeTooDeep {
         /// The limit, [`fathom_sdf::MAX_SHAPE_DEPTH`].
         max: usize,
+    },
+    /// The snapshot names a user field that the restore was not given (see
+    /// `World::restore_with_fields`): snapshots keep user fields by name only.
+    #[error("snapshot holds user field `{name}`, which was not given to the restore (World::restore_with_fields)")]
+    MissingUserField {
+        /// The user field's name.
+        name: String,
     },
     /// The snapshot decodes, but to a world that breaks an invariant.
     #[error("snapshot is inconsistent: {0}")]
@@ -220,8 +227,16 @@ where
             .expect("a world always serialises")
     }
 
-    /// A world restored from a binary snapshot.
+    /// A world restored from a binary snapshot. A world holding user fields needs
+    /// [`World::from_snapshot_with_fields`].
     pub fn from_snapshot(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        Self::from_snapshot_using(bytes, &crate::UserFields::new())
+    }
+
+    pub(crate) fn from_snapshot_using(
+        bytes: &[u8],
+        fields: &crate::UserFields<D>,
+    ) -> Result<Self, SnapshotError> {
         let payload = check_header::<D>(bytes)?;
         let (Payload { world, grids }, rest): (Payload<D>, &[u8]) =
             decode_shapes(|| postcard::take_from_bytes(payload)).map_err(decode_error)?;
@@ -229,14 +244,21 @@ where
         if !rest.is_empty() {
             return Err(SnapshotError::TrailingBytes { extra: rest.len() });
         }
-        Self::restored(world.into_unchecked_world(), &grids)
+        Self::restored(world.into_unchecked_world(), &grids, fields)
     }
 
-    /// A decoded world with its grids given back, checked and ready to step.
-    fn restored(mut w: Self, grids: &GridTable<D>) -> Result<Self, SnapshotError> {
+    /// A decoded world with its grids and user fields given back, checked and ready to step.
+    fn restored(
+        mut w: Self,
+        grids: &GridTable<D>,
+        fields: &crate::UserFields<D>,
+    ) -> Result<Self, SnapshotError> {
         grids
             .attach(&mut w)
             .map_err(|e| SnapshotError::Inconsistent(e.to_string()))?;
+        for (_, c) in w.colliders.iter_mut() {
+            crate::user_field::attach_fields(&mut c.shape, fields)?;
+        }
         w.check_restored()?;
         w.ensure_broadphase();
         Ok(w)
@@ -244,6 +266,13 @@ where
 
     /// A world restored from a RON snapshot.
     pub fn from_snapshot_ron(text: &str) -> Result<Self, SnapshotError> {
+        Self::from_snapshot_ron_using(text, &crate::UserFields::new())
+    }
+
+    pub(crate) fn from_snapshot_ron_using(
+        text: &str,
+        fields: &crate::UserFields<D>,
+    ) -> Result<Self, SnapshotError> {
         let snap: RonSnapshot<D> =
             decode_shapes(|| fathom_sdf::ron_options().from_str(text)).map_err(decode_error)?;
         if snap.version != SNAPSHOT_VERSION {
@@ -265,7 +294,7 @@ where
                 return Err(SnapshotError::Checksum { expected, found });
             }
         }
-        Self::restored(world, &snap.grids)
+        Self::restored(world, &snap.grids, fields)
     }
 
     /// Replaces this world by a binary snapshot; on error nothing changes. The pair
@@ -283,7 +312,7 @@ where
         Ok(())
     }
 
-    fn replace_keeping_hook(&mut self, mut w: Self) {
+    pub(crate) fn replace_keeping_hook(&mut self, mut w: Self) {
         w.hooks = std::mem::take(&mut self.hooks);
         *self = w;
     }
@@ -418,7 +447,10 @@ fn check_collider_values<const D: usize>(c: &crate::body::Collider<D>) -> Result
 where
     Space<D>: Dim<D>,
 {
-    crate::desc::check_material(c.friction, c.restitution, c.margin, c.force_event_threshold)
+    crate::desc::check_material(c.friction, c.restitution, c.margin, c.force_event_threshold)?;
+    fathom_sdf::check_non_negative("density", c.density)
+        .map_err(|e| WorldError::invalid("density", e.to_string()))?;
+    Ok(())
 }
 
 /// A restored contact's values: finite, with non-negative normal impulses (they warm-start

@@ -341,7 +341,7 @@ where
             .iter()
             .zip(&prepared)
             .fold(MassProperties::zero(), |acc, (c, m)| {
-                acc.add(&m.transformed(&c.local_pose()))
+                acc.add(&m.0.transformed(&c.local_pose()))
             });
         check_body_mass(&total, desc.kind)?;
         let body = Body {
@@ -374,7 +374,7 @@ where
         };
         let handle = self.bodies.insert(body);
         for (c, mass) in desc.colliders.iter().zip(prepared) {
-            self.insert_collider(handle, c, mass);
+            self.insert_collider(handle, c, mass.0, mass.1);
         }
         self.update_mass(handle);
         Ok(handle)
@@ -392,11 +392,11 @@ where
             .ok_or(WorldError::NoSuchBody(body))?
             .kind;
         desc.validate()?;
-        let mass = collider_mass(desc, kind)?;
+        let (mass, density) = collider_mass(desc, kind)?;
         let b = self.bodies.get(body).expect("checked above");
         check_collider_box(desc, &b.pose)?;
         check_body_mass(&b.mass.add(&mass.transformed(&desc.local_pose())), kind)?;
-        let h = self.insert_collider(body, desc, mass);
+        let h = self.insert_collider(body, desc, mass, density);
         self.update_mass(body);
         self.wake(body);
         Ok(h)
@@ -407,6 +407,7 @@ where
         body: BodyHandle,
         desc: &ColliderDesc<D>,
         mass: MassProperties<D>,
+        density: Real,
     ) -> ColliderHandle {
         let b = &self.bodies.get(body).expect("checked by the caller");
         let local_pose = desc.local_pose();
@@ -429,6 +430,7 @@ where
             sensor: desc.sensor,
             groups: desc.groups,
             force_event_threshold: desc.force_event_threshold,
+            density,
         };
         let h = self.colliders.insert(collider);
         let aabb = crate::pipeline::collider_aabb(
@@ -450,7 +452,7 @@ where
     }
 
     /// Recomputes a body's mass properties from its colliders.
-    fn update_mass(&mut self, h: BodyHandle) {
+    pub(crate) fn update_mass(&mut self, h: BodyHandle) {
         self.sweep_sizes_ready = false;
         let total = {
             let b = self.bodies.get(h).expect("live body");
@@ -854,11 +856,12 @@ where
     }
 }
 
-/// A collider's mass properties in its own frame, checking that a dynamic body gets finite mass.
-fn collider_mass<const D: usize>(
+/// A collider's mass properties in its own frame and its density, checking that a dynamic
+/// body gets finite mass.
+pub(crate) fn collider_mass<const D: usize>(
     desc: &ColliderDesc<D>,
     kind: BodyKind,
-) -> Result<MassProperties<D>, WorldError>
+) -> Result<(MassProperties<D>, Real), WorldError>
 where
     Space<D>: Dim<D>,
 {
@@ -871,17 +874,17 @@ where
                 "an unbounded shape (e.g. a half-space) has no finite mass; attach it to a static or kinematic body",
             ))
         }
-        (None, _) => return Ok(MassProperties::zero()),
+        (None, _) => return Ok((MassProperties::zero(), desc.density)),
     };
-    let (field, props) = match desc.mass {
-        Some(m) if unit.mass > 0.0 => ("mass", unit.scaled(m / unit.mass)),
+    let (field, props, density) = match desc.mass {
+        Some(m) if unit.mass > 0.0 => ("mass", unit.scaled(m / unit.mass), m / unit.mass),
         Some(_) => {
             return Err(WorldError::invalid(
                 "mass",
                 "the shape has no volume to carry a mass",
             ))
         }
-        None => ("density", unit.scaled(desc.density)),
+        None => ("density", unit.scaled(desc.density), desc.density),
     };
     // Any kind: a fixed body's mass is reported and saved too.
     if !props.is_finite() {
@@ -890,5 +893,5 @@ where
             "the collider's mass or inertia overflows f32 (shape or density too large)",
         ));
     }
-    Ok(props)
+    Ok((props, density))
 }

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod catalogue;
+mod edits;
 mod files;
 mod grid_checks;
 mod grids;

@@ -72,6 +72,7 @@ where
 {
     fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         let w = WorldFields::<D>::deserialize(deserializer)?.into_unchecked_world();
-        World::restored(w, &GridTable::default()).map_err(serde::de::Error::custom)
+        World::restored(w, &GridTable::default(), &crate::UserFields::new())
+            .map_err(serde::de::Error::custom)
     }
 }

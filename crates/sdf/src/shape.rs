@@ -19,9 +19,9 @@ use crate::ops::{
     SmoothUnion, Transformed, Union,
 };
 use crate::primitives::{
-    convex_hull_2d, Ball, CappedTorus, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid,
-    Cylinder, HalfSpace, Heightfield, HeightfieldScale, Polygon, RoundedCuboid, RoundedPolygon,
-    Segment, Torus,
+    convex_hull_2d, Ball, CappedTorus, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder,
+    HalfSpace, Heightfield, HeightfieldScale, Polygon, RoundedCuboid, RoundedPolygon, Segment,
+    Torus,
 };
 use crate::{Only2, Only3, Result, Sdf, SdfError, ShapeKind};
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2, Vector3};

@@ -245,8 +245,9 @@ impl<const D: usize> Heightfield<D> {
         EXACT_RADIUS_CELLS * self.scale.spacing_x.max(z)
     }
 
-    /// The surface's height at `(x, z)`, clamped into the sampled range.
-    fn height_at(&self, x: Real, z: Real) -> Real {
+    /// The surface's height at `(x, z)` (z ignored in 2D), metres: piecewise linear between
+    /// samples, the nearest edge's height past the edges.
+    pub fn height_at(&self, x: Real, z: Real) -> Real {
         let (x0, z0) = self.origin();
         let u = ((x - x0) / self.scale.spacing_x).clamp(0.0, (self.columns - 1) as Real);
         let i = (u.floor() as usize).min(self.columns - 2);

@@ -69,7 +69,9 @@ fn check_cloud<const D: usize>(points: &[fathom_math::Vector<D>], min: usize) ->
             max: MAX_HULL_POINTS,
         });
     }
-    points.iter().try_for_each(|p| check_finite_vec("points", p))
+    points
+        .iter()
+        .try_for_each(|p| check_finite_vec("points", p))
 }
 
 /// The error for a cloud with no volume (or no area in 2D).
@@ -243,10 +245,15 @@ pub fn convex_hull_2d(points: &[Vector2]) -> Result<Vec<Vector2>> {
     sorted.dedup();
     let mut hull: Vec<Vector2> = Vec::with_capacity(sorted.len() + 1);
     // Lower chain left to right, then upper chain right to left; keep only left turns.
-    for pass in [&sorted[..], &sorted.iter().rev().copied().collect::<Vec<_>>()[..]] {
+    for pass in [
+        &sorted[..],
+        &sorted.iter().rev().copied().collect::<Vec<_>>()[..],
+    ] {
         let start = hull.len();
         for p in pass {
-            while hull.len() >= start + 2 && orient(&hull[hull.len() - 2], &hull[hull.len() - 1], p) <= 0.0 {
+            while hull.len() >= start + 2
+                && orient(&hull[hull.len() - 2], &hull[hull.len() - 1], p) <= 0.0
+            {
                 hull.pop();
             }
             hull.push(*p);

@@ -16,8 +16,8 @@ pub mod planar;
 pub mod solid;
 pub(crate) mod sweep;
 
+pub use basic::{Ball, Capsule, Cuboid, HalfSpace, RoundedCuboid, UNBOUNDED_EXTENT};
 pub use heightfield::{Heightfield, HeightfieldData, HeightfieldScale, EXACT_RADIUS_CELLS};
 pub use hull::{convex_hull_2d, ConvexHull, HullPoints, MAX_HULL_POINTS};
-pub use basic::{Ball, Capsule, Cuboid, HalfSpace, RoundedCuboid, UNBOUNDED_EXTENT};
 pub use planar::{ConvexPolygon, Polygon, RoundedPolygon, Segment, MAX_POLYGON_VERTICES};
 pub use solid::{CappedTorus, Cone, Cylinder, Torus};

@@ -28,9 +28,8 @@ where
         base_depth: 1.0,
     };
     let mut world = World::new(WorldSettings::default()).unwrap();
-    let ground = BodyDesc::fixed().collider(
-        ColliderDesc::new(Shape::heightfield(heights, scale).unwrap()).friction(1.0),
-    );
+    let ground = BodyDesc::fixed()
+        .collider(ColliderDesc::new(Shape::heightfield(heights, scale).unwrap()).friction(1.0));
     world.add_body(&ground).unwrap();
     world
 }
@@ -52,7 +51,8 @@ where
     // 2 s for the wheels to spin up to the ground speed and the pitch it causes to die out.
     drive(&mut world, &mut car, VehicleInputs::default(), 120);
     let n = car.wheels().len();
-    let (mut low, mut high, mut sum) = (vec![Real::INFINITY; n], vec![0.0 as Real; n], vec![0.0; n]);
+    let (mut low, mut high, mut sum) =
+        (vec![Real::INFINITY; n], vec![0.0 as Real; n], vec![0.0; n]);
     let steps = 240;
     // 4 s at about 10 m/s: 80 cells, every wheel crossing a seam every 3 steps.
     for _ in 0..steps {

@@ -35,7 +35,11 @@ fn hull_of_a_box_has_the_box_mass_properties() {
     // zero off the diagonal.
     for i in 0..3 {
         for j in 0..3 {
-            let expect = if i == j { want * h[i] * h[i] / 3.0 } else { 0.0 };
+            let expect = if i == j {
+                want * h[i] * h[i] / 3.0
+            } else {
+                0.0
+            };
             let got = m.second_moment[(i, j)];
             assert!((got - expect).abs() < 1e-5, "C[{i}{j}] {got} vs {expect}");
         }

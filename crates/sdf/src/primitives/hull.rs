@@ -29,8 +29,9 @@ pub struct HullPoints {
 }
 
 /// The convex hull of a 3D point cloud (see the module docs). Built by [`ConvexHull::new`],
-/// and checked the same way when read from a file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// and checked the same way when read from a file. Two hulls are equal when their vertex sets
+/// are (the triangulation of a face with four or more vertices may differ).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "HullPoints", into = "HullPoints")]
 pub struct ConvexHull {
     vertices: Vec<Vector3>,
@@ -38,6 +39,21 @@ pub struct ConvexHull {
     faces: Vec<[u32; 3]>,
     /// Each face's outward unit normal and offset (`normal · p = offset` on the face).
     planes: Vec<(Vector3, Real)>,
+}
+
+impl PartialEq for ConvexHull {
+    fn eq(&self, other: &Self) -> bool {
+        let sorted = |h: &Self| {
+            let mut v: Vec<[Real; 3]> = h.vertices.iter().map(|p| [p.x, p.y, p.z]).collect();
+            v.sort_by(|a, b| {
+                a[0].total_cmp(&b[0])
+                    .then(a[1].total_cmp(&b[1]))
+                    .then(a[2].total_cmp(&b[2]))
+            });
+            v
+        };
+        sorted(self) == sorted(other)
+    }
 }
 
 impl TryFrom<HullPoints> for ConvexHull {

@@ -12,3 +12,4 @@ mod properties;
 mod reading_depth;
 mod roundtrip;
 mod support;
+mod terrain_hulls;

@@ -14,7 +14,7 @@
 mod common;
 
 use common::{
-    angles, check_against_parry, parry2_contact, parry2_prim, parry3_contact, parry3_prim,
+    angles, check_against_parry, parry2_to_prim, parry3_contact, parry3_prim, parry3_to_prim,
     pose_pair, size, unit3, v2, v3, Oracle, Prim,
 };
 use fathom_math::{Dim, Pose, Pose2, Pose3, Real, Space, Vector, Vector2, Vector3};
@@ -70,9 +70,7 @@ impl TerrainOracle<3> for Space<3> {
             (nz - 1) as Real * SPACING,
         ));
         let hf = parry3d::shape::HeightField::new(heights, scale);
-        let (sb, rb) = parry3_prim(b);
-        let (d, n) = parry3_contact(&hf, pa, sb.as_ref(), pb)?;
-        Some((d - rb, n))
+        parry3_to_prim(&hf, pa, b, pb)
     }
     fn parry_plane(
         slope: [Real; 2],
@@ -82,9 +80,7 @@ impl TerrainOracle<3> for Space<3> {
     ) -> Option<(Real, Vector3)> {
         let n = Vector3::new(-slope[0], 1.0, -slope[1]).normalize();
         let plane = parry3d::shape::HalfSpace::new(v3(n));
-        let (sb, rb) = parry3_prim(b);
-        let (d, n) = parry3_contact(&plane, pa, sb.as_ref(), pb)?;
-        Some((d - rb, n))
+        parry3_to_prim(&plane, pa, b, pb)
     }
 }
 
@@ -99,9 +95,7 @@ impl TerrainOracle<2> for Space<2> {
         let n = rows[0].len();
         let scale = v2(Vector2::new((n - 1) as Real * SPACING, 1.0));
         let hf = parry2d::shape::HeightField::new(rows[0].clone(), scale);
-        let (sb, rb) = parry2_prim(b);
-        let (d, n) = parry2_contact(&hf, pa, sb.as_ref(), pb)?;
-        Some((d - rb, n))
+        parry2_to_prim(&hf, pa, b, pb)
     }
     fn parry_plane(
         slope: [Real; 2],
@@ -111,9 +105,7 @@ impl TerrainOracle<2> for Space<2> {
     ) -> Option<(Real, Vector2)> {
         let n = Vector2::new(-slope[0], 1.0).normalize();
         let plane = parry2d::shape::HalfSpace::new(v2(n));
-        let (sb, rb) = parry2_prim(b);
-        let (d, n) = parry2_contact(&plane, pa, sb.as_ref(), pb)?;
-        Some((d - rb, n))
+        parry2_to_prim(&plane, pa, b, pb)
     }
 }
 

@@ -126,11 +126,34 @@ pub fn parry2_contact(
     Some((c.dist, Vector2::new(c.normal1.x, c.normal1.y)))
 }
 
+/// [`parry3_contact`] of any parry shape with a primitive (its radius taken off).
+pub fn parry3_to_prim(
+    sa: &dyn parry3d::shape::Shape,
+    pa: &Pose3,
+    b: &Prim<3>,
+    pb: &Pose3,
+) -> Option<(Real, Vector3)> {
+    let (sb, rb) = parry3_prim(b);
+    let (dist, normal) = parry3_contact(sa, pa, sb.as_ref(), pb)?;
+    Some((dist - rb, normal))
+}
+
+/// [`parry3_to_prim`] in 2D.
+pub fn parry2_to_prim(
+    sa: &dyn parry2d::shape::Shape,
+    pa: &Pose2,
+    b: &Prim<2>,
+    pb: &Pose2,
+) -> Option<(Real, Vector2)> {
+    let (sb, rb) = parry2_prim(b);
+    let (dist, normal) = parry2_contact(sa, pa, sb.as_ref(), pb)?;
+    Some((dist - rb, normal))
+}
+
 impl Oracle<3> for Space<3> {
     fn try_contact(a: &Prim<3>, pa: &Pose3, b: &Prim<3>, pb: &Pose3) -> Option<(Real, Vector3)> {
-        let ((sa, ra), (sb, rb)) = (parry3_prim(a), parry3_prim(b));
-        let (dist, normal) = parry3_contact(sa.as_ref(), pa, sb.as_ref(), pb)?;
-        Some((dist - ra - rb, normal))
+        let (sa, ra) = parry3_prim(a);
+        parry3_to_prim(sa.as_ref(), pa, b, pb).map(|(d, n)| (d - ra, n))
     }
     fn pose(t: Vector3, a: [Real; 3]) -> Pose3 {
         Pose3::new(t, Vector3::new(a[0], a[1], a[2]))
@@ -142,9 +165,8 @@ impl Oracle<3> for Space<3> {
 
 impl Oracle<2> for Space<2> {
     fn try_contact(a: &Prim<2>, pa: &Pose2, b: &Prim<2>, pb: &Pose2) -> Option<(Real, Vector2)> {
-        let ((sa, ra), (sb, rb)) = (parry2_prim(a), parry2_prim(b));
-        let (dist, normal) = parry2_contact(sa.as_ref(), pa, sb.as_ref(), pb)?;
-        Some((dist - ra - rb, normal))
+        let (sa, ra) = parry2_prim(a);
+        parry2_to_prim(sa.as_ref(), pa, b, pb).map(|(d, n)| (d - ra, n))
     }
     fn pose(t: Vector2, a: [Real; 3]) -> Pose2 {
         Pose2::new(t, a[0])

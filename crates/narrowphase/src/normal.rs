@@ -328,6 +328,16 @@ pub(crate) fn onto_surface<const D: usize>(f: &dyn Field<D>, q: &Vector<D>) -> V
         Some(b) => q.zip_zip_map(&b.min, &b.max, |x, lo, hi| x.clamp(lo, hi)),
         None => *q,
     };
+    project(f, &start)
+}
+
+/// [`onto_surface`], but landing on the point of the surface nearest `q` wherever the field
+/// allows: what the distance's witness polish needs.
+pub(crate) fn nearest_on_surface<const D: usize>(f: &dyn Field<D>, q: &Vector<D>) -> Vector<D> {
+    let start = match f.solid_bounds() {
+        Some(b) => q.zip_zip_map(&b.min, &b.max, |x, lo, hi| x.clamp(lo, hi)),
+        None => *q,
+    };
     if start != *q {
         // An exact field lands on its surface from `q` itself, at the point nearest `q`, which
         // the walk from the box does not (a convex hull's witnesses stalled 6% apart, polished

@@ -9,7 +9,8 @@
 //! What is here:
 //! - [`Sdf`]: distance, bounds (and [`Sdf::level_bounds`]), gradient, Lipschitz constant, kind.
 //! - [`primitives`]: ball, cuboid, rounded cuboid, capsule, half-space for any dimension;
-//!   cylinder, cone, torus, capped torus in 3D; segment and polygons in 2D.
+//!   cylinder, cone, torus, capped torus and convex hulls in 3D; segment and polygons in 2D;
+//!   heightfields in both.
 //! - [`ops`]: pose transform, uniform scale, rounding, shell, exact and smooth CSG.
 //! - [`Shape`] ([`Shape2`], [`Shape3`]): the serialisable tree of all of them (RON); its
 //!   docs show primitives, CSG, smooth union and rounding with their distances.
@@ -64,8 +65,9 @@ pub use ops::{
     SmoothUnion, Transformed, Union,
 };
 pub use primitives::{
-    Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
-    RoundedCuboid, RoundedPolygon, Segment, Torus, MAX_POLYGON_VERTICES, UNBOUNDED_EXTENT,
+    Ball, CappedTorus, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, HalfSpace,
+    Heightfield, HeightfieldScale, Polygon, RoundedCuboid, RoundedPolygon, Segment, Torus,
+    MAX_HULL_POINTS, MAX_POLYGON_VERTICES, UNBOUNDED_EXTENT,
 };
 pub use read::{
     read_limited, read_text_limited, strip_byte_order_mark, BYTE_ORDER_MARK, MAX_GRID_FILE_BYTES,

@@ -19,11 +19,12 @@ use crate::ops::{
     SmoothUnion, Transformed, Union,
 };
 use crate::primitives::{
-    Ball, CappedTorus, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, HalfSpace, Polygon,
-    RoundedCuboid, RoundedPolygon, Segment, Torus,
+    convex_hull_2d, Ball, CappedTorus, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder,
+    HalfSpace, Heightfield, HeightfieldScale, Polygon, RoundedCuboid, RoundedPolygon, Segment,
+    Torus,
 };
 use crate::{Edited, Only2, Only3, Result, Sdf, SdfError, ShapeKind, UserField};
-use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2};
+use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector, Vector2, Vector3};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -120,6 +121,10 @@ where
     SmoothDifference(SmoothDifference<Child<D>, Child<D>>),
     /// A baked distance grid, inline or by file path (see [`GridSource`]).
     Grid(GridSource<D>),
+    /// Terrain: heights over x (2D) or over x and z (3D), the solid below them.
+    Heightfield(Heightfield<D>),
+    /// 3D only: the convex hull of a point cloud.
+    ConvexHull(Only3<D, ConvexHull>),
     /// A base shape with run-time carves and additions (see [`Edited`]).
     Edited(Edited<D>),
     /// A field the user implements, by name (see [`UserField`]); written to files by name only.
@@ -159,6 +164,8 @@ macro_rules! each_variant {
             Shape::SmoothIntersection($s) => $e,
             Shape::SmoothDifference($s) => $e,
             Shape::Grid($s) => $e,
+            Shape::Heightfield($s) => $e,
+            Shape::ConvexHull($s) => $e,
             Shape::Edited($s) => $e,
             Shape::User($s) => $e,
         }
@@ -288,6 +295,8 @@ where
             Shape::SmoothDifference(s) => s.validate_params(),
             Shape::Grid(g) if allow_unloaded && !g.is_loaded() => Ok(()),
             Shape::Grid(g) => g.validate(),
+            Shape::Heightfield(s) => s.validate(),
+            Shape::ConvexHull(s) => s.get().validate(),
             Shape::Edited(e) => e.validate_params(),
             Shape::User(u) => u.validate(),
         }?;
@@ -524,6 +533,12 @@ where
         )?))
     }
 
+    /// A heightfield: `heights` in metres, one row along x in 2D, rows along z in 3D (see
+    /// [`Heightfield::new`]).
+    pub fn heightfield(heights: Vec<Vec<Real>>, scale: HeightfieldScale) -> Result<Self> {
+        Ok(Shape::Heightfield(Heightfield::new(heights, scale)?))
+    }
+
     /// This shape with `other` cut away, the cut filleted.
     pub fn smooth_difference(self, other: Self, radius: Real) -> Result<Self> {
         Ok(Shape::SmoothDifference(SmoothDifference::new(
@@ -547,6 +562,12 @@ impl Shape<2> {
         )?)))
     }
 
+    /// The convex polygon that is the hull of a point cloud (at least 3 finite points, not all
+    /// on one line; points inside or on an edge are dropped).
+    pub fn convex_hull(points: &[Vector2]) -> Result<Self> {
+        Self::convex_polygon(convex_hull_2d(points)?)
+    }
+
     /// A simple polygon, convex or not.
     pub fn polygon(vertices: Vec<Vector2>) -> Result<Self> {
         Ok(Shape::Polygon(Only2::new(Polygon::new(vertices)?)))
@@ -567,6 +588,11 @@ impl Shape<3> {
             half_height,
             radius,
         )?)))
+    }
+
+    /// The convex hull of a point cloud (at least 4 finite points, not all on one plane).
+    pub fn convex_hull(points: &[Vector3]) -> Result<Self> {
+        Ok(Shape::ConvexHull(Only3::new(ConvexHull::new(points)?)))
     }
 
     /// A cone along local y, apex up.

@@ -1,7 +1,10 @@
 //! Mass properties of a [`Shape`] tree at unit density: closed forms where
-//! they exist (ball, cuboid, capsule, cylinder, torus, and rigid placements
+//! they exist (ball, cuboid, capsule, cylinder, torus, convex hull, and rigid placements
 //! and uniform scalings of those), the voxel integral of the field for
 //! everything else (CSG, smooth blends, rounded shapes, polygons, grids).
+//!
+//! A heightfield is terrain: like a half-space it has no finite mass here (a dynamic body
+//! made of it is refused with a typed error), though its solid is bounded.
 
 use crate::mass::{self, IntegrationError, MassProperties};
 use fathom_math::{Dim, Real, Space, Vector};
@@ -41,7 +44,8 @@ where
         Shape::Ball(b) => mass::ball::<D>(b.radius),
         Shape::Cuboid(c) => mass::cuboid::<D>(&c.half_extents),
         Shape::Capsule(c) => mass::capsule::<D>(c.half_height, c.radius),
-        Shape::HalfSpace(_) => return Some(None),
+        Shape::HalfSpace(_) | Shape::Heightfield(_) => return Some(None),
+        Shape::ConvexHull(h) => convex_hull::<D>(h.get()),
         Shape::Cylinder(c) => {
             let c = c.get();
             let m = PI * c.radius * c.radius * 2.0 * c.half_height;
@@ -81,6 +85,36 @@ where
         }
         _ => return None,
     }))
+}
+
+/// A convex hull's mass properties, exactly: the sum over its faces of the tetrahedra from an
+/// inner point (the vertices' mean) to each face. A tetrahedron with one corner at the origin
+/// and the others `a, b, c` has volume `V = det[a b c] / 6` and `∫ x xᵀ = V/20 (Σ vvᵀ + s sᵀ)`
+/// with `s = a + b + c` (the origin adding nothing).
+fn convex_hull<const D: usize>(hull: &fathom_sdf::ConvexHull) -> MassProperties<D>
+where
+    Space<D>: Dim<D>,
+{
+    let v = hull.vertices();
+    let o = v.iter().sum::<nalgebra::Vector3<Real>>() / v.len() as Real;
+    let (mut volume, mut first, mut second) =
+        (0.0, nalgebra::Vector3::zeros(), nalgebra::Matrix3::zeros());
+    for f in hull.faces() {
+        let [a, b, c] = f.map(|i| v[i as usize] - o);
+        let vol = a.dot(&b.cross(&c)) / 6.0;
+        let s = a + b + c;
+        volume += vol;
+        first += s * (vol / 4.0);
+        second += (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose())
+            * (vol / 20.0);
+    }
+    let centre = first / volume;
+    let moment = second - centre * centre.transpose() * volume;
+    MassProperties {
+        mass: volume,
+        center: Vector::<D>::from_fn(|i, _| (centre + o)[i]),
+        second_moment: SMatrix::from_fn(|i, j| moment[(i, j)]),
+    }
 }
 
 #[cfg(test)]

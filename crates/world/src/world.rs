@@ -871,7 +871,7 @@ where
         (None, BodyKind::Dynamic) => {
             return Err(WorldError::invalid(
                 "shape",
-                "an unbounded shape (e.g. a half-space) has no finite mass; attach it to a static or kinematic body",
+                "the shape has no finite mass (a half-space, a heightfield: terrain); attach it to a static or kinematic body",
             ))
         }
         (None, _) => return Ok((MassProperties::zero(), desc.density)),

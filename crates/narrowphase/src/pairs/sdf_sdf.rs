@@ -92,12 +92,12 @@ fn polish<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    use crate::normal::onto_surface;
-    let mut pa = onto_surface(fa, p);
-    let mut pb = onto_surface(fb, p);
+    use crate::normal::nearest_on_surface;
+    let mut pa = nearest_on_surface(fa, p);
+    let mut pb = nearest_on_surface(fb, p);
     for _ in 0..POLISH_STEPS {
-        let qa = onto_surface(fa, &pb);
-        let qb = onto_surface(fb, &qa);
+        let qa = nearest_on_surface(fa, &pb);
+        let qb = nearest_on_surface(fb, &qa);
         if (qb - qa).norm() >= (pb - pa).norm() {
             break;
         }

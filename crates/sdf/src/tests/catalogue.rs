@@ -57,7 +57,17 @@ impl TestDim<2> for Space<2> {
 
 impl TestDim<3> for Space<3> {
     fn specific_shapes() -> Vec<(&'static str, Shape3)> {
+        // A pentagonal bipyramid with a point inside, which the hull drops.
+        let mut cloud: Vec<Vector3> = (0..5)
+            .map(|i| {
+                let a = i as Real * 2.0 * PI / 5.0;
+                Vector3::new(0.8 * a.cos(), 0.1 * i as Real - 0.2, 0.7 * a.sin())
+            })
+            .collect();
+        cloud.extend([Vector3::new(0.1, 0.9, 0.0), Vector3::new(-0.1, -0.8, 0.1)]);
+        cloud.push(Vector3::new(0.05, 0.0, 0.05));
         vec![
+            ("convex_hull", Shape3::convex_hull(&cloud).unwrap()),
             ("cylinder", Shape3::cylinder(0.6, 0.4).unwrap()),
             ("cone", Shape3::cone(0.5, 0.7).unwrap()),
             ("torus", Shape3::torus(0.8, 0.25).unwrap()),
@@ -71,6 +81,27 @@ impl TestDim<3> for Space<3> {
 
 fn vector<const D: usize>(values: [Real; 3]) -> Vector<D> {
     Vector::<D>::from_fn(|i, _| values[i])
+}
+
+/// A bumpy heightfield about 2 m across: 5 samples along x (and 4 rows along z in 3D).
+pub fn heightfield<const D: usize>() -> Shape<D>
+where
+    Space<D>: Dim<D>,
+{
+    let rows = if D == 2 { 1 } else { 4 };
+    let heights = (0..rows)
+        .map(|j| {
+            (0..5)
+                .map(|i| 0.3 * ((i * 7 + j * 3) % 5) as Real / 4.0 - 0.1)
+                .collect()
+        })
+        .collect();
+    let scale = crate::HeightfieldScale {
+        spacing_x: 0.5,
+        spacing_z: 0.6,
+        base_depth: 0.4,
+    };
+    Shape::heightfield(heights, scale).unwrap()
 }
 
 /// The primitives written for any dimension, named.
@@ -90,6 +121,7 @@ where
             "half_space",
             Shape::half_space(vector([0.3, 1.0, -0.4]), 0.2).unwrap(),
         ),
+        ("heightfield", heightfield::<D>()),
     ]
 }
 

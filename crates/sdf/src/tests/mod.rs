@@ -14,3 +14,4 @@ mod reading_depth;
 mod roundtrip;
 mod sparse;
 mod support;
+mod terrain_hulls;

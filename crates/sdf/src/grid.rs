@@ -24,7 +24,9 @@
 //! the boundary samples are positive and the box holds the whole surface.
 
 use crate::error::{check_finite_vec, check_positive, Result, SdfError};
-use crate::grid_kernel::{cell_slope, extend_outside, multilinear, outside_reach, BlockBounds};
+use crate::grid_kernel::{
+    cell_slope, extend_outside, multilinear, outside_reach, BlockBounds, Derived,
+};
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
 use nalgebra::SVector;
@@ -63,16 +65,6 @@ pub struct BakedGrid<const D: usize> {
     values: Vec<f32>,
     #[serde(skip_serializing)]
     derived: Derived<D>,
-}
-
-/// What is computed from the samples once: see the module docs.
-#[derive(Clone, Debug, PartialEq, Default)]
-struct Derived<const D: usize> {
-    lipschitz: Real,
-    zero_bounds: Option<Aabb<D>>,
-    min_value: Real,
-    min_boundary: Real,
-    blocks: BlockBounds<D>,
 }
 
 /// The serialised form of a grid: checked by [`BakedGrid::from_samples`] when read.

@@ -11,6 +11,22 @@ use nalgebra::SVector;
 /// cell it splits, so the walk must stay short.
 pub(crate) const MAX_INTERVAL_BLOCKS: usize = 64;
 
+/// What a grid (dense or sparse) computes from its samples once, when it is made or read.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub(crate) struct Derived<const D: usize> {
+    /// The largest slope of any cell: the field's Lipschitz constant.
+    pub lipschitz: Real,
+    /// The box of the cells with a corner at or below zero, grown where the grid's boundary
+    /// is (`None`: no inside).
+    pub zero_bounds: Option<Aabb<D>>,
+    /// The smallest sample.
+    pub min_value: Real,
+    /// The smallest sample on the grid box's boundary.
+    pub min_boundary: Real,
+    /// Per-block min/max for [`crate::Sdf::interval`].
+    pub blocks: BlockBounds<D>,
+}
+
 /// Multilinear weight of corner `mask` (bit `k`: the corner's step along axis `k`) at the
 /// cell coordinates `t`, leaving out axis `skip` (`None`: all axes).
 fn weight<const D: usize>(mask: usize, t: &Vector<D>, skip: Option<usize>) -> Real {

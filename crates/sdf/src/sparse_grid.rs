@@ -40,7 +40,7 @@ use crate::grid::{
     check_is_distance, check_region, corner_offsets, dims_covering, grid_field_common,
     padded_region, sample_count, strides, unflatten, MAX_GRID_SAMPLES,
 };
-use crate::grid_kernel::{cell_slope, extend_outside, multilinear, BlockBounds};
+use crate::grid_kernel::{cell_slope, extend_outside, multilinear, BlockBounds, Derived};
 use crate::grid_source::file_body;
 use crate::Sdf;
 use fathom_math::{Aabb, Real, Vector};
@@ -121,16 +121,6 @@ impl<const D: usize> Serialize for SparseGrid<D> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         self.parts.serialize(s)
     }
-}
-
-/// What is computed from the samples once.
-#[derive(Clone, Debug, PartialEq, Default)]
-struct Derived<const D: usize> {
-    lipschitz: Real,
-    zero_bounds: Option<Aabb<D>>,
-    min_value: Real,
-    min_boundary: Real,
-    blocks: BlockBounds<D>,
 }
 
 /// The stored parts of a sparse grid (and its serialised form, checked by

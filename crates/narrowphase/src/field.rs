@@ -71,9 +71,9 @@ where
     counter: &'a Counter,
     /// The bounds in the search frame, worked out on first use (a CSG tree's walk).
     bounds: std::cell::OnceCell<Aabb<D>>,
-    /// Whether the shape bounds itself over boxes ([`Sdf::interval`]); asked once, so shapes
-    /// without bounds pay nothing per cell.
-    has_interval: bool,
+    /// Whether the shape bounds itself over boxes ([`Sdf::interval`]); asked on the search's
+    /// first cell, so closed-form queries pay nothing and shapes without bounds nothing per cell.
+    has_interval: std::cell::OnceCell<bool>,
 }
 
 impl<'a, const D: usize> PosedSdf<'a, D>
@@ -82,16 +82,23 @@ where
 {
     /// `to_local` maps search-frame points into the shape's local frame.
     pub fn new(sdf: &'a dyn Sdf<D>, to_local: Pose<D>, counter: &'a Counter) -> Self {
-        let b = sdf.bounds();
-        let probe = Aabb::from_center_half_extents(b.center(), Vector::<D>::zeros());
         Self {
             sdf,
             to_local,
             lipschitz: sdf.lipschitz(),
             counter,
             bounds: std::cell::OnceCell::new(),
-            has_interval: b.is_valid() && sdf.interval(&probe).is_some(),
+            has_interval: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether [`Sdf::interval`] answers for this shape (probed at its bounds' centre).
+    fn has_interval(&self) -> bool {
+        *self.has_interval.get_or_init(|| {
+            let b = self.sdf.bounds();
+            let probe = Aabb::from_center_half_extents(b.center(), Vector::<D>::zeros());
+            b.is_valid() && self.sdf.interval(&probe).is_some()
+        })
     }
 
     /// The shape's bounds in the search frame.
@@ -125,7 +132,7 @@ where
     /// shape's frame (which holds the cell, so the bound holds on it).
     fn lower(&self, value: Real, cell: &Aabb<D>) -> Real {
         let lipschitz = value - self.lipschitz * cell.radius();
-        if !self.has_interval {
+        if !self.has_interval() {
             return lipschitz;
         }
         match self.sdf.interval(&cell.transformed(&self.to_local)) {
@@ -135,7 +142,7 @@ where
     }
     fn upper(&self, value: Real, cell: &Aabb<D>) -> Real {
         let lipschitz = value + self.lipschitz * cell.radius();
-        if !self.has_interval {
+        if !self.has_interval() {
             return lipschitz;
         }
         match self.sdf.interval(&cell.transformed(&self.to_local)) {

@@ -216,9 +216,10 @@ where
         motion > 0.0 && (b.ccd || motion > CCD_MOTION_FRACTION * size)
     }
 
-    /// Every body's [`Self::sweep_size`], computed again only after a body's colliders or
-    /// mass changed (or the world was deserialised): shapes and local poses are fixed.
-    fn ensure_sweep_sizes(&mut self) {
+    /// Every body's [`Self::sweep_size`] and every collider's shape radius, computed again
+    /// only after a body's colliders or mass changed, a shape was edited, or the world was
+    /// deserialised: shapes and local poses are fixed otherwise.
+    pub(crate) fn ensure_sweep_sizes(&mut self) {
         if self.sweep_sizes_ready {
             return;
         }
@@ -229,7 +230,22 @@ where
             sizes[h.0.index as usize] = self.sweep_size(b);
         }
         self.sweep_sizes = sizes;
+        let radii = &mut self.collider_radii;
+        radii.clear();
+        radii.resize(self.colliders.capacity_index(), 0.0);
+        for (h, c) in self.colliders.iter() {
+            radii[h.0.index as usize] = crate::reuse::shape_radius(&c.shape as &dyn Sdf<D>);
+        }
         self.sweep_sizes_ready = true;
+    }
+
+    /// Collider `h`'s shape radius, as [`Self::ensure_sweep_sizes`] last computed it (from
+    /// `shape`, its shape, if it has none).
+    pub(crate) fn collider_radius(&self, h: ColliderHandle, shape: &dyn Sdf<D>) -> Real {
+        match self.collider_radii.get(h.0.index as usize) {
+            Some(&r) if self.sweep_sizes_ready => r,
+            _ => crate::reuse::shape_radius(shape),
+        }
     }
 
     /// Body `h`'s sweep size, as [`Self::ensure_sweep_sizes`] last computed it.

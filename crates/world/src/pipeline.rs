@@ -24,7 +24,7 @@ use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
 use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::profile::{Laps, StepProfile};
-use crate::reuse::{reusable_shape, shape_radius, PairBasis, SeparatedPair};
+use crate::reuse::{reusable_shape, PairBasis, SeparatedPair};
 use crate::scratch::{PairJob, StepScratch};
 use crate::world::World;
 use fathom_broadphase::ProxyKind;
@@ -92,6 +92,7 @@ where
         let mut scratch = std::mem::take(&mut self.scratch);
         self.drive_kinematic_targets();
         self.ensure_broadphase();
+        self.ensure_sweep_sizes();
         self.start_poses(&mut scratch.start_poses);
         self.update_collider_boxes();
         self.update_pairs();
@@ -345,7 +346,7 @@ where
         out.extend(raw.iter().map(|m| warm_started(m, cached)));
         let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
         let basis = (reuse > 0.0 && reusable).then(|| {
-            let radius = [shape_radius(da), shape_radius(db)];
+            let radius = [self.collider_radius(j.a, da), self.collider_radius(j.b, db)];
             PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius)
         });
         (basis, false)

@@ -363,6 +363,13 @@ where
                 "{D}D, {when}: body {h:?}"
             );
         }
+        for (h, c) in w.colliders() {
+            let fresh = crate::reuse::shape_radius(c.shape() as &dyn fathom_sdf::Sdf<D>);
+            assert_eq!(
+                w.collider_radii[h.0.index as usize], fresh,
+                "{D}D, {when}: {h:?}"
+            );
+        }
     };
     let first = w.add_body(&ball_body::<D>(0.5)).unwrap();
     w.step();

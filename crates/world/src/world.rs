@@ -220,6 +220,10 @@ where
     /// colliders or mass change.
     #[serde(skip)]
     pub(crate) sweep_sizes: Vec<Option<(Real, Real)>>,
+    /// Each collider's shape radius by arena index (`reuse.rs`, `shape_radius`), kept with
+    /// the sweep sizes.
+    #[serde(skip)]
+    pub(crate) collider_radii: Vec<Real>,
     /// False after a body's colliders or mass changed, and after deserialisation.
     #[serde(skip)]
     pub(crate) sweep_sizes_ready: bool,
@@ -290,6 +294,7 @@ where
             scratch: Default::default(),
             profile: Default::default(),
             sweep_sizes: Vec::new(),
+            collider_radii: Vec::new(),
             sweep_sizes_ready: false,
         }
     }

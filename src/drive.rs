@@ -14,6 +14,7 @@
 //! ride their suspension) as a dark tyre with a light cross on its faces, so
 //! the spin shows.
 
+use crate::craters::{blast_ahead, Blast};
 use crate::vehicle_scene::DrivingScene;
 use fathom_math::{Pose3, Real, Vector3};
 use fathom_sdf::Shape;
@@ -77,6 +78,12 @@ pub struct VehicleController {
     track: InputTrack,
     vehicle: Option<Vehicle3>,
     steer: Real,
+    /// Scripted blasts (in time order), run while the script drives.
+    blasts: Vec<Blast>,
+    /// Scripted blasts run since the last attach.
+    blasted: usize,
+    /// Craters blasted since the last attach, scripted or by the key.
+    craters: usize,
 }
 
 impl VehicleController {
@@ -90,7 +97,38 @@ impl VehicleController {
             track,
             vehicle: None,
             steer: 0.0,
+            blasts: Vec::new(),
+            blasted: 0,
+            craters: 0,
         })
+    }
+
+    /// The same controller with scripted `blasts` (a driving scene's), each checked.
+    pub fn with_blasts(mut self, blasts: Vec<Blast>) -> Result<Self, VehicleError> {
+        for (i, b) in blasts.iter().enumerate() {
+            b.validate()
+                .map_err(|(field, reason)| VehicleError::Invalid {
+                    field: format!("blasts[{i}].{field}"),
+                    reason,
+                })?;
+        }
+        self.blasts = blasts;
+        Ok(self)
+    }
+
+    /// Craters blasted since the controller was last attached (scripted and by the key).
+    pub fn craters(&self) -> usize {
+        self.craters
+    }
+
+    /// Blasts a crater `blast.ahead` metres ahead of the car (see [`blast_ahead`]).
+    fn blast(&mut self, world: &mut World3, blast: &Blast) -> Result<(), ViewerError> {
+        let chassis = self.attached()?.chassis();
+        // A blast over no fixed ground (off the terrain) carves nothing.
+        if !blast_ahead(world, chassis, blast.ahead, blast.radius, blast.depth).is_empty() {
+            self.craters += 1;
+        }
+        Ok(())
     }
 
     /// The vehicle in the world it was last attached to.
@@ -114,7 +152,7 @@ pub fn driving_view(
     name: impl Into<String>,
     scene: DrivingScene,
 ) -> Result<NamedScene, VehicleError> {
-    let car = VehicleController::new(scene.vehicle, scene.inputs)?;
+    let car = VehicleController::new(scene.vehicle, scene.inputs)?.with_blasts(scene.blasts)?;
     let named = NamedScene::new(name, scene.scene);
     // A 3D controller on a 3D scene: the dimensions agree by construction.
     Ok(named
@@ -152,6 +190,8 @@ impl Controller<3> for VehicleController {
             .map_err(|e| controller_error(e.prefixed("vehicle")))?;
         self.vehicle = Some(v);
         self.steer = 0.0;
+        self.blasted = 0;
+        self.craters = 0;
         Ok(())
     }
 
@@ -163,6 +203,15 @@ impl Controller<3> for VehicleController {
         let dt = world.settings().dt;
         // The same clock as the scripted headless run: steps taken times dt.
         let time = world.step_count() as Real * dt;
+        if keys.is_none() {
+            while let Some(b) = self.blasts.get(self.blasted).copied() {
+                if b.time > time {
+                    break;
+                }
+                self.blast(world, &b)?;
+                self.blasted += 1;
+            }
+        }
         let mut steer = self.steer;
         let inputs = match keys {
             None => self.track.at(time),
@@ -177,6 +226,11 @@ impl Controller<3> for VehicleController {
         v.set_inputs(inputs).map_err(controller_error)?;
         v.step(world).map_err(controller_error)?;
         Ok(())
+    }
+
+    /// The X key: a crater ahead of the car ([`Blast::default`]'s size and distance).
+    fn action(&mut self, world: &mut World3) -> Result<(), ViewerError> {
+        self.blast(world, &Blast::default())
     }
 
     fn follow(&self) -> Option<Follow<3>> {
@@ -228,6 +282,10 @@ impl Controller<3> for VehicleController {
         let i = v.inputs();
         let by = if keys { "keys" } else { "script" };
         let hand = if i.handbrake { "   HANDBRAKE" } else { "" };
+        let craters = match self.craters {
+            0 => String::new(),
+            n => format!("   craters {n}"),
+        };
         vec![
             format!(
                 "speed {:.0} km/h ({speed:.1} m/s)   gear {}   {:.0} rpm   wheels on the ground {grounded}/{}",
@@ -237,7 +295,7 @@ impl Controller<3> for VehicleController {
                 v.wheels().len()
             ),
             format!(
-                "driven by {by}: throttle {:+.2}   brake {:.2}   steering {:+.2}{hand}",
+                "driven by {by}: throttle {:+.2}   brake {:.2}   steering {:+.2}{hand}{craters}",
                 i.throttle, i.brake, i.steering
             ),
         ]

@@ -13,6 +13,7 @@ use crate::input::Overlays;
 use crate::meshing::ShapeCache;
 use crate::palette::{self, Rgb};
 use fathom_math::{Dim, Pose, Space};
+use fathom_sdf::Shape;
 use fathom_world::{BodyHandle, BodyKind, Collider, ColliderHandle, World};
 use std::collections::BTreeMap;
 
@@ -51,13 +52,23 @@ where
     frame
 }
 
+/// What [`Batches::sync`] asks of its `make`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Make {
+    /// Make a new batch for this collider's shape (the next index).
+    New,
+    /// Bring batch `.0`, this edited collider's own, up to its shape.
+    Again(usize),
+}
+
 /// Which batch (a distinct shape) draws each collider.
 pub struct Batches<const D: usize>
 where
     Space<D>: Dim<D>,
 {
-    /// Per collider seen, its batch (`None`: nothing to draw, e.g. an empty shape).
-    slots: BTreeMap<ColliderHandle, Option<usize>>,
+    /// Per collider seen, its batch (`None`: nothing to draw, e.g. an empty shape) and
+    /// its edit count when it was last drawn (see [`edit_stamp`]).
+    slots: BTreeMap<ColliderHandle, (Option<usize>, Option<usize>)>,
     /// Per distinct shape, its batch.
     by_shape: ShapeCache<D, Option<usize>>,
     count: usize,
@@ -92,29 +103,43 @@ where
 
     /// This frame's instances of every batch (index = batch), colliders in handle order.
     /// A collider of a shape not seen before gets a new batch when `make` (called with
-    /// it once per distinct shape) returns true, or is not drawn when it returns false.
-    /// Removed colliders are forgotten.
+    /// it and [`Make::New`] once per distinct shape) returns true, or is not drawn when it
+    /// returns false. An edited collider ([`fathom_sdf::Edited`]) has a batch of its own,
+    /// made on its first edit; after each further edit `make` is called with
+    /// [`Make::Again`] to bring that batch up to the collider's shape. Removed colliders
+    /// are forgotten.
     pub fn sync(
         &mut self,
         world: &World<D>,
         fired: &[BodyHandle],
         overlays: &Overlays,
-        mut make: impl FnMut(&Collider<D>) -> bool,
+        mut make: impl FnMut(&Collider<D>, Make) -> bool,
     ) -> Vec<Vec<Instance<D>>> {
         self.slots.retain(|h, _| world.collider(*h).is_some());
         let mut out: Vec<Vec<Instance<D>>> = Vec::new();
         for (h, c) in world.colliders() {
-            let batch = match self.slots.get(&h) {
-                Some(b) => *b,
-                None => {
+            let stamp = edit_stamp(c.shape());
+            let batch = match self.slots.get(&h).copied() {
+                Some((b, s)) if s == stamp => b,
+                Some((Some(b), Some(_))) if stamp.is_some() => {
+                    make(c, Make::Again(b));
+                    self.slots.insert(h, (Some(b), stamp));
+                    Some(b)
+                }
+                _ => {
                     let count = &mut self.count;
-                    let b = self.by_shape.get_or_insert_with(c.shape(), || {
-                        make(c).then(|| {
+                    let mut fresh = || {
+                        make(c, Make::New).then(|| {
                             *count += 1;
                             *count - 1
                         })
-                    });
-                    self.slots.insert(h, b);
+                    };
+                    // Edited shapes are one collider's own: never shared by value.
+                    let b = match stamp {
+                        Some(_) => fresh(),
+                        None => self.by_shape.get_or_insert_with(c.shape(), fresh),
+                    };
+                    self.slots.insert(h, (b, stamp));
                     b
                 }
             };
@@ -129,6 +154,18 @@ where
         }
         out.resize_with(self.count, Vec::new);
         out
+    }
+}
+
+/// The edits applied to an edited shape, `None` for any other: what tells the views that
+/// a collider's shape changed (edits only grow; a world rebuilt drops its colliders).
+pub fn edit_stamp<const D: usize>(shape: &Shape<D>) -> Option<usize>
+where
+    Space<D>: Dim<D>,
+{
+    match shape {
+        Shape::Edited(e) => Some(e.edits().len()),
+        _ => None,
     }
 }
 
@@ -164,8 +201,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fathom_math::Pose2;
     use fathom_math::Vector2;
-    use fathom_world::{BodyDesc, ColliderDesc, Shape, World2};
+    use fathom_world::{BodyDesc, ColliderDesc, ColliderEdit, World2};
 
     #[test]
     fn one_batch_per_distinct_shape_and_removed_colliders_go() {
@@ -181,7 +219,8 @@ mod tests {
         }
         let mut batches = Batches::default();
         let mut made = Vec::new();
-        let frame = batches.sync(&w, &[], &Overlays::default(), |c| {
+        let frame = batches.sync(&w, &[], &Overlays::default(), |c, m| {
+            assert_eq!(m, Make::New);
             made.push(c.shape().clone());
             true
         });
@@ -190,7 +229,7 @@ mod tests {
         assert_eq!(frame.iter().map(Vec::len).collect::<Vec<_>>(), [3, 1]);
         assert_eq!(frame[0][1].pose.translation.vector.x, 4.0);
         w.remove_body(bodies[0]);
-        let frame = batches.sync(&w, &[bodies[2]], &Overlays::default(), |_| {
+        let frame = batches.sync(&w, &[bodies[2]], &Overlays::default(), |_, _| {
             unreachable!("no new shape")
         });
         assert_eq!(frame.iter().map(Vec::len).collect::<Vec<_>>(), [2, 1]);
@@ -201,10 +240,50 @@ mod tests {
         let d = BodyDesc::dynamic().collider(ColliderDesc::new(Shape::ball(0.1).unwrap()));
         w.add_body(&d).unwrap();
         w.add_body(&d).unwrap();
-        let frame = batches.sync(&w, &[], &Overlays::default(), |_| {
+        let frame = batches.sync(&w, &[], &Overlays::default(), |_, _| {
             asked += 1;
             false
         });
         assert_eq!((asked, frame.len(), batches.len()), (1, 2, 2));
+    }
+
+    #[test]
+    fn an_edited_collider_gets_its_own_batch_remade_per_edit() {
+        let mut w = World2::default();
+        let slab = Shape::cuboid(Vector2::new(10.0, 1.0)).unwrap();
+        let mut colliders = Vec::new();
+        for x in [0.0, 30.0] {
+            let d = BodyDesc::fixed()
+                .position(Vector2::new(x, 0.0))
+                .collider(ColliderDesc::new(slab.clone()));
+            let b = w.add_body(&d).unwrap();
+            colliders.push(w.body(b).unwrap().colliders()[0]);
+        }
+        let mut batches = Batches::default();
+        let (mut made, mut remade) = (0, Vec::new());
+        let mut sync = |w: &World2, batches: &mut Batches<2>| {
+            let o = Overlays::default();
+            let frame = batches.sync(w, &[], &o, |_, m| {
+                match m {
+                    Make::New => made += 1,
+                    Make::Again(b) => remade.push(b),
+                }
+                true
+            });
+            frame.iter().map(Vec::len).collect::<Vec<_>>()
+        };
+        assert_eq!(sync(&w, &mut batches), [2]);
+        let crater =
+            |x: f32| ColliderEdit::carve(Shape::ball(1.0).unwrap(), Pose2::translation(x, 1.0));
+        // The first edit moves the collider to a batch of its own; the other keeps the slab's.
+        w.edit_collider(colliders[0], &crater(0.0)).unwrap();
+        assert_eq!(sync(&w, &mut batches), [1, 1]);
+        // Each further edit remakes that batch, once; frames between edits remake nothing.
+        w.edit_collider(colliders[0], &crater(4.0)).unwrap();
+        assert_eq!(sync(&w, &mut batches), [1, 1]);
+        assert_eq!(sync(&w, &mut batches), [1, 1]);
+        w.edit_collider(colliders[0], &crater(-4.0)).unwrap();
+        sync(&w, &mut batches);
+        assert_eq!((made, remade), (2, vec![1, 1]));
     }
 }

@@ -99,6 +99,13 @@ where
         keys: Option<&DriveKeys>,
     ) -> Result<(), ViewerError>;
 
+    /// The scene's own action, on the X key (the driving scene blasts a crater ahead of
+    /// the car). Does nothing unless a controller has one.
+    fn action(&mut self, world: &mut World<D>) -> Result<(), ViewerError> {
+        let _ = world;
+        Ok(())
+    }
+
     /// The body the camera should follow, if any.
     fn follow(&self) -> Option<Follow<D>>;
 

@@ -57,6 +57,8 @@ pub enum Command {
     Reload,
     /// Mesh shapes in finer detail (up to a limit, then back to the start).
     MeshDetail,
+    /// The scene's controller action (the driving scene blasts a crater ahead of the car).
+    Action,
 }
 
 /// The command bound to `key`, if any.
@@ -85,6 +87,7 @@ pub fn command_for(key: Key) -> Option<Command> {
         Key::O => ToggleSettings,
         Key::F5 => Reload,
         Key::U => MeshDetail,
+        Key::X => Action,
         other => Scene(digit(other)?),
     })
 }
@@ -134,9 +137,10 @@ impl HeldKeys {
     }
 }
 
-/// Whether holding the key of `c` repeats it: all but firing, one ball per press.
+/// Whether holding the key of `c` repeats it: all but firing and the scene's action (one
+/// ball, one crater, per press).
 pub fn repeats(c: Command) -> bool {
-    c != Command::Fire
+    !matches!(c, Command::Fire | Command::Action)
 }
 
 /// The help lines shown at the top of the window.
@@ -150,7 +154,7 @@ pub const HELP: [&str; 3] = [
 pub const DRIVE_HELP: [&str; 3] = [
     "W / up throttle | S / down brake, reverse | A D / left right steer | space handbrake | P pause | . step | R reset | PgUp / PgDn, 1-9: scenes",
     "F fire a ball | - / + slower / faster | C contacts | B boxes | Z sleep | J joints | M centres | I islands | V sweeps | G grid | T timings | O settings",
-    "L scene list | left drag: pull a body | F5 reload | U mesh detail | H hide help | mouse: orbit, zoom | Esc quit",
+    "X crater ahead | L scene list | left drag: pull a body | F5 reload | U mesh detail | H hide help | mouse: orbit, zoom | Esc quit",
 ];
 
 /// The help lines for a scene with (`driving`) or without a controller.
@@ -236,6 +240,8 @@ mod tests {
         assert_eq!(command_for(Key::Key1), Some(Command::Scene(0)));
         assert_eq!(command_for(Key::Key0), Some(Command::Scene(9)));
         assert_eq!(command_for(Key::Right), Some(Command::NextScene));
+        assert_eq!(command_for(Key::X), Some(Command::Action));
+        assert!(!crate::DriveKeys::is_drive_key(Key::X));
         assert_eq!(command_for(Key::Q), None);
     }
 
@@ -248,6 +254,7 @@ mod tests {
             "A D / left right",
             "space handbrake",
             "P pause",
+            "X crater",
         ] {
             assert!(help.contains(key), "{key} missing from {help}");
         }
@@ -290,5 +297,6 @@ mod tests {
         assert!(held.press(Key::F));
         assert!(held.press(Key::S) && !held.press(Key::S));
         assert!(!repeats(Command::Fire) && repeats(Command::Step) && repeats(Command::Faster));
+        assert!(!repeats(Command::Action));
     }
 }

@@ -33,6 +33,7 @@
 
 mod app;
 pub mod batches;
+pub mod chunks;
 pub mod controller;
 pub mod demo;
 mod device;

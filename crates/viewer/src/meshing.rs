@@ -11,10 +11,11 @@
 //! [`crate::framing::clip_box`]). Results are cached by shape value: a pyramid
 //! of a hundred equal boxes meshes one box.
 
+use crate::chunks::{Chunked, Piece, Windowed};
 use crate::fill2d::{fill_sdf_2d, FilledShape2};
 use crate::framing::is_unbounded;
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector2, Vector3};
-use fathom_sdf::{Sdf, Shape, Shape2, Shape3, ShapeKind};
+use fathom_sdf::{Edited, Sdf, Shape, Shape2, Shape3, ShapeKind};
 
 /// Cells across a 3D shape's largest extent, for a shape large in its scene.
 pub const CELLS_ACROSS_3D: Real = 40.0;
@@ -102,6 +103,78 @@ pub fn mesh_3d_fine(
         vertices: m.vertices,
         triangles: m.indices,
     })
+}
+
+/// An edited 3D shape (clipped to `clip` when unbounded) in chunks (see
+/// [`crate::chunks`]), untouched chunks meshed as [`mesh_3d_fine`] would mesh the whole.
+/// `None` when it has no finite box.
+pub fn chunked_3d(
+    shape: &Shape3,
+    edited: &Edited<3>,
+    clip: &Aabb<3>,
+    scene_radius: Real,
+    fineness: Real,
+) -> Option<Chunked<3, Mesh3>> {
+    let target = drawable(shape, clip)?;
+    let b = target.bounds();
+    if !b.is_valid() {
+        return None;
+    }
+    let across = detail_3d(b.extents().max(), scene_radius) * fineness.max(1.0);
+    Chunked::new(
+        &target,
+        edited,
+        cell_3d(&b.extents(), across),
+        &mut mesh_piece_3d,
+    )
+}
+
+/// Brings `chunks` up to `shape`, the same collider's edited shape (see
+/// [`Chunked::update`]); returns the chunks re-meshed.
+pub fn update_chunked_3d(
+    chunks: &mut Chunked<3, Mesh3>,
+    shape: &Shape3,
+    edited: &Edited<3>,
+    clip: &Aabb<3>,
+) -> usize {
+    drawable(shape, clip).map_or(0, |target| {
+        chunks.update(&target, edited, &mut mesh_piece_3d)
+    })
+}
+
+/// One chunk's mesh: a box exactly, a field by surface nets over the chunk.
+pub fn mesh_piece_3d(piece: Piece<'_, 3>) -> Option<Mesh3> {
+    match piece {
+        Piece::Solid(b) => {
+            let mut m = box_mesh(&b.half_extents());
+            let c = b.center();
+            m.vertices.iter_mut().for_each(|v| *v += c);
+            Some(m)
+        }
+        Piece::Field {
+            field,
+            region,
+            cell,
+        } => {
+            let m = fathom_sdf::mesh_sdf(&Windowed { field, region }, cell).ok()?;
+            (!m.indices.is_empty()).then_some(Mesh3 {
+                vertices: m.vertices,
+                triangles: m.indices,
+            })
+        }
+    }
+}
+
+/// The pieces put together into one mesh (`None` when there is nothing to draw).
+pub fn join_3d<'a>(pieces: impl Iterator<Item = &'a Mesh3>) -> Option<Mesh3> {
+    let mut out = Mesh3::default();
+    for p in pieces {
+        let base = out.vertices.len() as u32;
+        out.vertices.extend_from_slice(&p.vertices);
+        out.triangles
+            .extend(p.triangles.iter().map(|t| t.map(|i| i + base)));
+    }
+    (!out.triangles.is_empty()).then_some(out)
 }
 
 /// Cells across a shape of largest extent `extent` in a scene of radius `scene_radius`

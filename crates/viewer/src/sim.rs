@@ -239,6 +239,16 @@ where
         });
     }
 
+    /// Runs the controller's action ([`Controller::action`]; the X key), if the scene
+    /// has a controller that has not stopped.
+    pub fn action(&mut self) {
+        if let (Some(c), None) = (&mut self.controller, &self.controller_error) {
+            if let Err(e) = c.action(&mut self.world) {
+                self.controller_failed(e);
+            }
+        }
+    }
+
     /// The settings changed at run time.
     pub fn tuning(&self) -> &Tuning {
         &self.tuning

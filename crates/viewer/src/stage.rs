@@ -706,6 +706,7 @@ where
         Command::Reset => sim.reset(),
         Command::Slower => sim.slower(),
         Command::Faster => sim.faster(),
+        Command::Action => sim.action(),
         Command::Fire => {
             let (origin, dir) = fire_ray();
             let size = crate::framing::scene_bounds(sim.world()).radius();

@@ -4,7 +4,7 @@
 //! following the body a controller names). A controller's parts are filled
 //! the same way.
 
-use crate::batches::{part_frame, Batches, Instance};
+use crate::batches::{part_frame, Batches, Instance, Make};
 use crate::controller::Part;
 use crate::framing::{chase_2d, clip_box, frame_2d, project_box_2d, scene_bounds};
 use crate::input::Overlays;
@@ -140,10 +140,19 @@ impl View2 {
     pub fn sync(&mut self, world: &World2, fired: &[BodyHandle], overlays: &Overlays) {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
         let fine = self.fineness;
-        self.frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, fine, c.shape(), c.world_pose())
-                .map(|b| nodes.push(b))
-                .is_some()
+        // An edited collider is filled again whole after each edit: a 2D fill is cheap.
+        self.frame = self.batches.sync(world, fired, overlays, |c, make| {
+            let made = make_batch(root, clip, fine, c.shape(), c.world_pose());
+            match (make, made) {
+                (Make::New, made) => made.map(|b| nodes.push(b)).is_some(),
+                (Make::Again(b), Some(fresh)) => {
+                    nodes[b].node.detach();
+                    nodes[b] = fresh;
+                    true
+                }
+                // All carved away: the last fill stays (kiss3d takes no empty mesh).
+                (Make::Again(_), None) => true,
+            }
         });
         set_instances(&mut self.nodes, &self.frame);
     }

@@ -9,18 +9,20 @@
 //! A controller's parts (wheels) are drawn the same way, batched by distinct
 //! shape; when it names a body to follow, a chase camera follows it.
 
-use crate::batches::{part_frame, Batches, Instance};
+use crate::batches::{part_frame, Batches, Instance, Make};
+use crate::chunks::Chunked;
 use crate::controller::Part;
 use crate::framing::{chase_3d, clip_box, frame_3d, project_box_3d, scene_bounds, unproject_3d};
 use crate::grid::ground_grid;
 use crate::input::Overlays;
-use crate::meshing::{local_clip, mesh_3d_fine, ShapeCache};
+use crate::meshing::{
+    chunked_3d, join_3d, local_clip, mesh_3d_fine, update_chunked_3d, Mesh3, ShapeCache,
+};
 use crate::overlay::OverlayGeometry;
 use crate::palette;
 use crate::sim::Followed;
 use fathom_math::{Aabb, Pose3, Real, Vector3};
-use fathom_sdf::Shape3;
-use fathom_sdf::{Sdf, ShapeKind};
+use fathom_sdf::{Sdf, Shape, Shape3, ShapeKind};
 use fathom_world::{BodyHandle, BodyKind, World3};
 use glamx::{Mat3, Quat, Vec2, Vec3};
 use kiss3d::camera::{Camera3d, OrbitCamera3d};
@@ -30,6 +32,7 @@ use kiss3d::scene::{InstanceData3d, SceneNode3d};
 use kiss3d::window::Window;
 use nalgebra::{Translation3, UnitQuaternion};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Thickness of the slab drawn for a half-space, relative to the clip box's size.
@@ -68,6 +71,8 @@ pub struct View3 {
     grid: Vec<[Vector3; 2]>,
     /// Meshing fineness (see [`crate::meshing::mesh_3d_fine`]).
     fineness: Real,
+    /// Edited colliders' chunks, by batch index.
+    chunked: BTreeMap<usize, Chunked<3, Mesh3>>,
 }
 
 impl View3 {
@@ -101,6 +106,7 @@ impl View3 {
             bounds,
             grid: ground_grid(world, &clip),
             fineness,
+            chunked: BTreeMap::new(),
         };
         view.sync(world, &[], &Overlays::default());
         view
@@ -154,16 +160,50 @@ impl View3 {
 
     /// Brings the scene graph up to date with `world`: a mesh for each new distinct shape,
     /// and every collider drawn as an instance of its shape's mesh at its pose, in its
-    /// body's colour. `fired` bodies get the projectile colour.
+    /// body's colour. `fired` bodies get the projectile colour. An edited collider is
+    /// drawn in chunks, and an edit re-meshes the chunks it reaches ([`crate::chunks`]).
     pub fn sync(&mut self, world: &World3, fired: &[BodyHandle], overlays: &Overlays) {
         let (root, nodes, clip) = (&mut self.root, &mut self.nodes, &self.clip);
+        let chunked = &mut self.chunked;
         let (radius, fine) = (self.bounds.radius(), self.fineness);
-        let frame = self.batches.sync(world, fired, overlays, |c| {
-            make_batch(root, clip, radius, fine, c.shape(), c.world_pose())
-                .map(|b| nodes.push(b))
-                .is_some()
+        let frame = self.batches.sync(world, fired, overlays, |c, make| {
+            let local = local_clip(clip, c.world_pose());
+            match (make, c.shape()) {
+                (Make::New, Shape::Edited(e)) => {
+                    let Some(chunks) = chunked_3d(c.shape(), e, &local, radius, fine) else {
+                        return false;
+                    };
+                    let Some(mesh) = join_3d(chunks.pieces()) else {
+                        return false;
+                    };
+                    chunked.insert(nodes.len(), chunks);
+                    nodes.push(mesh_batch(root, &mesh));
+                    true
+                }
+                (Make::New, shape) => make_batch(root, clip, radius, fine, shape, c.world_pose())
+                    .map(|b| nodes.push(b))
+                    .is_some(),
+                (Make::Again(b), Shape::Edited(e)) => {
+                    let Some(chunks) = chunked.get_mut(&b) else {
+                        return true;
+                    };
+                    update_chunked_3d(chunks, c.shape(), e, &local);
+                    // All carved away: the last mesh stays (kiss3d takes no empty mesh).
+                    if let Some(mesh) = join_3d(chunks.pieces()) {
+                        nodes[b].node.detach();
+                        nodes[b] = mesh_batch(root, &mesh);
+                    }
+                    true
+                }
+                (Make::Again(_), _) => true,
+            }
         });
         set_instances(&mut self.nodes, &frame);
+    }
+
+    /// Chunks of the edited colliders' batches (by batch index), for tests and the HUD.
+    pub fn chunked(&self) -> impl Iterator<Item = &Chunked<3, Mesh3>> {
+        self.chunked.values()
     }
 
     /// Draws a controller's `parts` at `poses` ((part index, world pose) pairs) this
@@ -300,14 +340,23 @@ fn make_batch(
         (root.add_cube(size, t, size), local)
     } else {
         let m = mesh_3d_fine(shape, &local_clip(clip, world_pose), scene_radius, fineness)?;
-        let vertices = m.vertices.iter().map(v3).collect();
-        let mesh = GpuMesh3d::new(vertices, m.triangles, None, None, false);
-        let node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);
-        (node, Pose3::identity())
+        return Some(mesh_batch(root, &m));
     };
     // Instance colours multiply the object's colour: white leaves them as they are.
     node.set_color(kiss3d::color::WHITE);
     Some(Batch { node, local })
+}
+
+/// The kiss3d object drawing `m` (in the colour of each instance), in the collider's frame.
+fn mesh_batch(root: &mut SceneNode3d, m: &Mesh3) -> Batch {
+    let vertices = m.vertices.iter().map(v3).collect();
+    let mesh = GpuMesh3d::new(vertices, m.triangles.clone(), None, None, false);
+    let mut node = root.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);
+    node.set_color(kiss3d::color::WHITE);
+    Batch {
+        node,
+        local: Pose3::identity(),
+    }
 }
 
 /// A collider's instance of its batch: the mesh placed by the collider's pose after its

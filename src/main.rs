@@ -249,6 +249,9 @@ fn view_scene(arg: &str) -> Result<fathom_viewer::NamedScene, String> {
     if arg == COURSE_SCENE {
         return Ok(fathom_app::character_course::course_view());
     }
+    if arg == fathom_app::tunnels::TUNNELS_SCENE {
+        return fathom_app::tunnels::tunnels_view().map_err(|e| e.to_string());
+    }
     let Some(path) = driving_file(arg) else {
         let (name, scene) = load_scene(arg)?;
         let named = named_scene(name, scene);

@@ -3,8 +3,11 @@
 //! path), and the balls that land over the shaft fall through the tunnel to the floor below.
 
 use fathom_math::{Pose2, Real, Vector2};
+use fathom_viewer::{
+    Controller, DriveKeys, Follow, NamedScene, Part, SceneController, ViewerError,
+};
 use fathom_world::{
-    BodyDesc, ColliderDesc, ColliderEdit, ColliderHandle, Shape, World2, WorldError,
+    BodyDesc, ColliderDesc, ColliderEdit, ColliderHandle, Scene2, Shape, World2, WorldError,
 };
 
 /// The slab's top and bottom, metres.
@@ -52,30 +55,57 @@ pub fn dig_points() -> Vec<Vector2> {
     out
 }
 
+/// The demo's name in the viewer (`fathom view tunnels_2d`).
+pub const TUNNELS_SCENE: &str = "tunnels_2d";
+
+/// The demo's bodies, in the order added: a 30 m slab 6 m thick (the terrain), a floor 4 m
+/// under it, and `balls` balls dropped over the tunnel's mouth.
+pub fn tunnel_bodies(balls: usize) -> Result<Vec<BodyDesc<2>>, WorldError> {
+    let slab =
+        Shape::cuboid(Vector2::new(15.0, 0.5 * (TERRAIN_TOP - TERRAIN_BOTTOM))).map_err(shape)?;
+    let floor = Shape::half_space(Vector2::y(), TERRAIN_BOTTOM - 4.0).map_err(shape)?;
+    let mut out = vec![
+        BodyDesc::fixed()
+            .position(Vector2::new(0.0, 0.5 * (TERRAIN_TOP + TERRAIN_BOTTOM)))
+            .collider(ColliderDesc::new(slab)),
+        BodyDesc::fixed().collider(ColliderDesc::new(floor)),
+    ];
+    for i in 0..balls {
+        let x = -8.5 + 0.55 * (i % 10) as Real;
+        let y = 1.0 + 0.6 * (i / 10) as Real;
+        out.push(
+            BodyDesc::dynamic()
+                .position(Vector2::new(x, y))
+                .collider(ColliderDesc::new(Shape::ball(0.25).map_err(shape)?)),
+        );
+    }
+    Ok(out)
+}
+
+/// The terrain's collider in a world built from [`tunnel_bodies`]: the first body's.
+fn terrain_of(world: &World2) -> Option<ColliderHandle> {
+    let (_, first) = world.bodies().next()?;
+    first.colliders().first().copied()
+}
+
+/// Carves the digger's `carves`-th point into `terrain`, if the path has one; true if it did.
+fn dig(world: &mut World2, terrain: ColliderHandle, carves: usize) -> Result<bool, WorldError> {
+    let Some(p) = dig_points().get(carves).copied() else {
+        return Ok(false);
+    };
+    let edit = ColliderEdit::carve(Shape::ball(DIG_RADIUS).map_err(shape)?, Pose2::new(p, 0.0));
+    world.edit_collider(terrain, &edit)?;
+    Ok(true)
+}
+
 impl TunnelDemo {
-    /// A 30 m slab 6 m thick, a floor 4 m under it, and `balls` balls dropped over the
-    /// tunnel's mouth.
+    /// The demo's world ([`tunnel_bodies`]) with `balls` balls.
     pub fn new(balls: usize) -> Result<Self, WorldError> {
         let mut world = World2::default();
-        let slab = Shape::cuboid(Vector2::new(15.0, 0.5 * (TERRAIN_TOP - TERRAIN_BOTTOM)))
-            .map_err(shape)?;
-        let ground = world.add_body(
-            &BodyDesc::fixed()
-                .position(Vector2::new(0.0, 0.5 * (TERRAIN_TOP + TERRAIN_BOTTOM)))
-                .collider(ColliderDesc::new(slab)),
-        )?;
-        let floor = Shape::half_space(Vector2::y(), TERRAIN_BOTTOM - 4.0).map_err(shape)?;
-        world.add_body(&BodyDesc::fixed().collider(ColliderDesc::new(floor)))?;
-        for i in 0..balls {
-            let x = -8.5 + 0.55 * (i % 10) as Real;
-            let y = 1.0 + 0.6 * (i / 10) as Real;
-            world.add_body(
-                &BodyDesc::dynamic()
-                    .position(Vector2::new(x, y))
-                    .collider(ColliderDesc::new(Shape::ball(0.25).map_err(shape)?)),
-            )?;
+        for b in tunnel_bodies(balls)? {
+            world.add_body(&b)?;
         }
-        let terrain = world.body(ground).expect("just added").colliders()[0];
+        let terrain = terrain_of(&world).expect("the slab was added first");
         Ok(Self {
             world,
             terrain,
@@ -87,15 +117,8 @@ impl TunnelDemo {
     /// One step: every [`DIG_EVERY`] steps the digger carves its next point, then the world
     /// steps.
     pub fn step(&mut self) -> Result<(), WorldError> {
-        if self.steps % DIG_EVERY == 0 {
-            if let Some(p) = dig_points().get(self.carves) {
-                let edit = ColliderEdit::carve(
-                    Shape::ball(DIG_RADIUS).map_err(shape)?,
-                    Pose2::new(*p, 0.0),
-                );
-                self.world.edit_collider(self.terrain, &edit)?;
-                self.carves += 1;
-            }
+        if self.steps % DIG_EVERY == 0 && dig(&mut self.world, self.terrain, self.carves)? {
+            self.carves += 1;
         }
         self.world.step();
         self.steps += 1;
@@ -109,4 +132,83 @@ impl TunnelDemo {
             .filter(|(_, b)| b.is_dynamic() && b.position().y < TERRAIN_BOTTOM)
             .count()
     }
+}
+
+/// The digger as a viewer controller: the same carves at the same steps as
+/// [`TunnelDemo::step`], before each step of the viewer's world.
+#[derive(Clone, Debug, Default)]
+pub struct Digger {
+    terrain: Option<ColliderHandle>,
+    carves: usize,
+    steps: u64,
+}
+
+impl Digger {
+    /// Carves made since the last attach.
+    pub fn carves(&self) -> usize {
+        self.carves
+    }
+}
+
+impl Controller<2> for Digger {
+    fn attach(&mut self, world: &mut World2) -> Result<(), ViewerError> {
+        *self = Self {
+            terrain: terrain_of(world),
+            ..Self::default()
+        };
+        Ok(())
+    }
+
+    fn before_step(
+        &mut self,
+        world: &mut World2,
+        _keys: Option<&DriveKeys>,
+    ) -> Result<(), ViewerError> {
+        if let (Some(t), true) = (self.terrain, self.steps % DIG_EVERY == 0) {
+            if dig(world, t, self.carves).map_err(|e| ViewerError::Controller(Box::new(e)))? {
+                self.carves += 1;
+            }
+        }
+        self.steps += 1;
+        Ok(())
+    }
+
+    fn follow(&self) -> Option<Follow<2>> {
+        None
+    }
+
+    fn parts(&self) -> Vec<Part<2>> {
+        Vec::new()
+    }
+
+    fn part_poses(&self, _world: &World2) -> Vec<(usize, Pose2)> {
+        Vec::new()
+    }
+
+    fn hud_lines(&self, world: &World2, _keys: bool) -> Vec<String> {
+        let through = world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic() && b.position().y < TERRAIN_BOTTOM)
+            .count();
+        vec![format!(
+            "digger: {} of {} carves   balls through the tunnel {through}",
+            self.carves,
+            dig_points().len()
+        )]
+    }
+
+    fn clone_box(&self) -> Box<dyn Controller<2>> {
+        Box::new(self.clone())
+    }
+}
+
+/// The demo in the viewer (`fathom view tunnels_2d`): 60 balls, the digger as controller.
+pub fn tunnels_view() -> Result<NamedScene, WorldError> {
+    let scene = Scene2 {
+        bodies: tunnel_bodies(60)?,
+        ..Scene2::default()
+    };
+    Ok(NamedScene::new(TUNNELS_SCENE, scene)
+        .with_controller(SceneController::Two(Box::new(Digger::default())))
+        .expect("a 2D controller on a 2D scene"))
 }

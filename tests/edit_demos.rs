@@ -3,9 +3,10 @@
 //! noise terrain given as a user field.
 
 use fathom_app::noise_terrain::{noise_driving_scene, NoiseTerrain, NOISE_TERRAIN};
-use fathom_app::tunnels::{TunnelDemo, TERRAIN_BOTTOM};
+use fathom_app::tunnels::{tunnels_view, Digger, TunnelDemo, TERRAIN_BOTTOM};
 use fathom_app::vehicle_scene::{crater_scene, DrivingScene, DrivingSceneError};
 use fathom_sdf::Sdf;
+use fathom_viewer::sim::Simulation;
 use fathom_world::{Shape, UserFields, World3};
 use std::path::Path;
 use std::process::Command;
@@ -107,6 +108,24 @@ fn balls_fall_through_a_tunnel_dug_in_2d_terrain() {
     assert!(demo.carves > 50, "{}", demo.carves);
     let through = demo.balls_through();
     assert!(through >= 3, "{through} balls below y = {TERRAIN_BOTTOM}");
+}
+
+/// The viewer's tunnel scene (`fathom view tunnels_2d`): its digger controller makes the
+/// same carves at the same steps as the demo, so the viewer shows the demo's very world.
+#[test]
+fn the_viewer_digs_the_same_tunnel_as_the_demo() {
+    let named = tunnels_view().unwrap();
+    let fathom_world::SceneFile::Scene2D(scene) = named.scene.clone() else {
+        panic!("a 2D scene");
+    };
+    let mut sim = Simulation::with_controller(scene, Some(Box::new(Digger::default()))).unwrap();
+    let mut demo = TunnelDemo::new(60).unwrap();
+    for _ in 0..240 {
+        sim.step_once();
+        demo.step().unwrap();
+    }
+    assert_eq!(sim.world().state_hash(), demo.world.state_hash());
+    assert!(demo.carves > 50);
 }
 
 #[test]

@@ -14,7 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         println!(
             "t {second:>2} s  carves {:>3}  balls through the tunnel {:>2} of 30",
-            demo.carves,
+            demo.carves(),
             demo.balls_through()
         );
     }

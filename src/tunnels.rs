@@ -28,11 +28,7 @@ pub const TUNNEL_PATH: [[Real; 2]; 4] = [[-6.0, 0.5], [-3.0, -3.0], [4.0, -4.0],
 pub struct TunnelDemo {
     /// The world: terrain slab, floor, balls.
     pub world: World2,
-    /// The terrain's collider, which the digger carves.
-    pub terrain: ColliderHandle,
-    /// Carves made so far.
-    pub carves: usize,
-    steps: u64,
+    digger: Digger,
 }
 
 /// A shape constant of this file that failed to build (it never does).
@@ -88,14 +84,13 @@ fn terrain_of(world: &World2) -> Option<ColliderHandle> {
     first.colliders().first().copied()
 }
 
-/// Carves the digger's `carves`-th point into `terrain`, if the path has one; true if it did.
-fn dig(world: &mut World2, terrain: ColliderHandle, carves: usize) -> Result<bool, WorldError> {
-    let Some(p) = dig_points().get(carves).copied() else {
-        return Ok(false);
-    };
-    let edit = ColliderEdit::carve(Shape::ball(DIG_RADIUS).map_err(shape)?, Pose2::new(p, 0.0));
-    world.edit_collider(terrain, &edit)?;
-    Ok(true)
+/// Balls below the terrain's bottom of a world built from [`tunnel_bodies`]: through the
+/// tunnel.
+fn balls_through(world: &World2) -> usize {
+    world
+        .bodies()
+        .filter(|(_, b)| b.is_dynamic() && b.position().y < TERRAIN_BOTTOM)
+        .count()
 }
 
 impl TunnelDemo {
@@ -105,37 +100,31 @@ impl TunnelDemo {
         for b in tunnel_bodies(balls)? {
             world.add_body(&b)?;
         }
-        let terrain = terrain_of(&world).expect("the slab was added first");
-        Ok(Self {
-            world,
-            terrain,
-            carves: 0,
-            steps: 0,
-        })
+        let digger = Digger::on(&world);
+        Ok(Self { world, digger })
     }
 
-    /// One step: every [`DIG_EVERY`] steps the digger carves its next point, then the world
-    /// steps.
+    /// One step: the digger's turn ([`Digger::dig_turn`]), then the world steps.
     pub fn step(&mut self) -> Result<(), WorldError> {
-        if self.steps % DIG_EVERY == 0 && dig(&mut self.world, self.terrain, self.carves)? {
-            self.carves += 1;
-        }
+        self.digger.dig_turn(&mut self.world)?;
         self.world.step();
-        self.steps += 1;
         Ok(())
+    }
+
+    /// Carves made so far.
+    pub fn carves(&self) -> usize {
+        self.digger.carves
     }
 
     /// Balls below the terrain's bottom: through the tunnel.
     pub fn balls_through(&self) -> usize {
-        self.world
-            .bodies()
-            .filter(|(_, b)| b.is_dynamic() && b.position().y < TERRAIN_BOTTOM)
-            .count()
+        balls_through(&self.world)
     }
 }
 
-/// The digger as a viewer controller: the same carves at the same steps as
-/// [`TunnelDemo::step`], before each step of the viewer's world.
+/// The digger: every [`DIG_EVERY`] steps it carves the next of [`dig_points`] into the
+/// terrain. [`TunnelDemo`] runs it before each step, and so does the viewer, as the
+/// scene's controller.
 #[derive(Clone, Debug, Default)]
 pub struct Digger {
     terrain: Option<ColliderHandle>,
@@ -144,18 +133,37 @@ pub struct Digger {
 }
 
 impl Digger {
-    /// Carves made since the last attach.
+    /// A digger on the terrain of `world` (built from [`tunnel_bodies`]), at the start.
+    pub fn on(world: &World2) -> Self {
+        Self {
+            terrain: terrain_of(world),
+            ..Self::default()
+        }
+    }
+
+    /// Carves made since the start.
     pub fn carves(&self) -> usize {
         self.carves
+    }
+
+    /// This step's turn, before the world steps: a carve every [`DIG_EVERY`] steps while
+    /// the path lasts.
+    pub fn dig_turn(&mut self, world: &mut World2) -> Result<(), WorldError> {
+        if self.steps % DIG_EVERY == 0 {
+            if let (Some(t), Some(p)) = (self.terrain, dig_points().get(self.carves)) {
+                let ball = Shape::ball(DIG_RADIUS).map_err(shape)?;
+                world.edit_collider(t, &ColliderEdit::carve(ball, Pose2::new(*p, 0.0)))?;
+                self.carves += 1;
+            }
+        }
+        self.steps += 1;
+        Ok(())
     }
 }
 
 impl Controller<2> for Digger {
     fn attach(&mut self, world: &mut World2) -> Result<(), ViewerError> {
-        *self = Self {
-            terrain: terrain_of(world),
-            ..Self::default()
-        };
+        *self = Self::on(world);
         Ok(())
     }
 
@@ -164,13 +172,8 @@ impl Controller<2> for Digger {
         world: &mut World2,
         _keys: Option<&DriveKeys>,
     ) -> Result<(), ViewerError> {
-        if let (Some(t), true) = (self.terrain, self.steps % DIG_EVERY == 0) {
-            if dig(world, t, self.carves).map_err(|e| ViewerError::Controller(Box::new(e)))? {
-                self.carves += 1;
-            }
-        }
-        self.steps += 1;
-        Ok(())
+        self.dig_turn(world)
+            .map_err(|e| ViewerError::Controller(Box::new(e)))
     }
 
     fn follow(&self) -> Option<Follow<2>> {
@@ -186,14 +189,11 @@ impl Controller<2> for Digger {
     }
 
     fn hud_lines(&self, world: &World2, _keys: bool) -> Vec<String> {
-        let through = world
-            .bodies()
-            .filter(|(_, b)| b.is_dynamic() && b.position().y < TERRAIN_BOTTOM)
-            .count();
         vec![format!(
-            "digger: {} of {} carves   balls through the tunnel {through}",
+            "digger: {} of {} carves   balls through the tunnel {}",
             self.carves,
-            dig_points().len()
+            dig_points().len(),
+            balls_through(world)
         )]
     }
 

@@ -105,7 +105,7 @@ fn balls_fall_through_a_tunnel_dug_in_2d_terrain() {
     }
     // Every point of the path carved (100-odd carves), and balls came out below the slab,
     // which they can only reach through the tunnel.
-    assert!(demo.carves > 50, "{}", demo.carves);
+    assert!(demo.carves() > 50, "{}", demo.carves());
     let through = demo.balls_through();
     assert!(through >= 3, "{through} balls below y = {TERRAIN_BOTTOM}");
 }
@@ -125,7 +125,7 @@ fn the_viewer_digs_the_same_tunnel_as_the_demo() {
         demo.step().unwrap();
     }
     assert_eq!(sim.world().state_hash(), demo.world.state_hash());
-    assert!(demo.carves > 50);
+    assert!(demo.carves() > 50);
 }
 
 #[test]

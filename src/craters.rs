@@ -75,6 +75,27 @@ impl Blast {
     }
 }
 
+/// Checks a list of scripted blasts: each one's values, and the list in time order. The
+/// error is `(field path, reason)`, e.g. `("blasts[1].radius", ..)`.
+pub fn validate_blasts(blasts: &[Blast]) -> Result<(), (String, String)> {
+    let mut last = 0.0;
+    for (i, b) in blasts.iter().enumerate() {
+        let bad = |field: &str, reason: String| (format!("blasts[{i}].{field}"), reason);
+        b.validate().map_err(|(f, r)| bad(f, r))?;
+        if b.time < last {
+            return Err(bad("time", "blasts must be in time order".into()));
+        }
+        last = b.time;
+    }
+    Ok(())
+}
+
+/// How many of `blasts` (in time order) are due by `time`, counting the `done` already run.
+pub fn blasts_due(blasts: &[Blast], done: usize, time: Real) -> usize {
+    let rest = blasts.get(done..).unwrap_or_default();
+    done.min(blasts.len()) + rest.partition_point(|b| b.time <= time)
+}
+
 /// Carves a crater `ahead` metres in front of `chassis` (along its heading, level): a ball of
 /// `radius` sunk so that it cuts `depth` below the surface found by a ray straight down there,
 /// carved from every fixed collider it overlaps (ground, and any bumps or slabs on it).

@@ -14,7 +14,7 @@
 //! ride their suspension) as a dark tyre with a light cross on its faces, so
 //! the spin shows.
 
-use crate::craters::{blast_ahead, Blast};
+use crate::craters::{blast_ahead, blasts_due, validate_blasts, Blast};
 use crate::vehicle_scene::DrivingScene;
 use fathom_math::{Pose3, Real, Vector3};
 use fathom_sdf::Shape;
@@ -103,15 +103,11 @@ impl VehicleController {
         })
     }
 
-    /// The same controller with scripted `blasts` (a driving scene's), each checked.
+    /// The same controller with scripted `blasts` (a driving scene's), checked
+    /// ([`validate_blasts`]).
     pub fn with_blasts(mut self, blasts: Vec<Blast>) -> Result<Self, VehicleError> {
-        for (i, b) in blasts.iter().enumerate() {
-            b.validate()
-                .map_err(|(field, reason)| VehicleError::Invalid {
-                    field: format!("blasts[{i}].{field}"),
-                    reason,
-                })?;
-        }
+        validate_blasts(&blasts)
+            .map_err(|(field, reason)| VehicleError::Invalid { field, reason })?;
         self.blasts = blasts;
         Ok(self)
     }
@@ -204,10 +200,9 @@ impl Controller<3> for VehicleController {
         // The same clock as the scripted headless run: steps taken times dt.
         let time = world.step_count() as Real * dt;
         if keys.is_none() {
-            while let Some(b) = self.blasts.get(self.blasted).copied() {
-                if b.time > time {
-                    break;
-                }
+            let due = blasts_due(&self.blasts, self.blasted, time);
+            while self.blasted < due {
+                let b = self.blasts[self.blasted];
                 self.blast(world, &b)?;
                 self.blasted += 1;
             }

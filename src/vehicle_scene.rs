@@ -19,7 +19,7 @@
 //! field; boxes, barrels and a small stack; the car) so the file can be checked
 //! against its builder.
 
-use crate::craters::{blast_ahead, Blast};
+use crate::craters::{blast_ahead, blasts_due, validate_blasts, Blast};
 use fathom_math::{Real, Vector3};
 use fathom_vehicle::{InputKey, InputTrack, Vehicle3, VehicleDesc, VehicleError, VehicleInputs};
 use fathom_world::{BodyDesc, ColliderDesc, Scene3, SceneError, Shape, World3};
@@ -113,15 +113,13 @@ impl DrivingRun {
     /// Sets the track's inputs for the current time, then steps vehicle and world once.
     pub fn step(&mut self) -> Result<(), VehicleError> {
         let time = self.steps as Real * self.world.settings().dt;
-        while let Some(b) = self.blasts.get(self.craters).copied() {
-            if b.time > time {
-                break;
-            }
+        let due = blasts_due(&self.blasts, self.craters, time);
+        for b in &self.blasts[self.craters..due] {
             let chassis = self.vehicle.chassis();
             // A blast over no fixed ground (off the terrain) carves nothing.
             let _ = blast_ahead(&mut self.world, chassis, b.ahead, b.radius, b.depth);
-            self.craters += 1;
         }
+        self.craters = due;
         self.vehicle.set_inputs(self.inputs.at(time))?;
         self.vehicle.step(&mut self.world)?;
         self.world.step();
@@ -194,19 +192,8 @@ impl DrivingScene {
         self.scene.validate()?;
         self.vehicle.validate().map_err(|e| e.prefixed("vehicle"))?;
         self.inputs.validate().map_err(|e| e.prefixed("inputs"))?;
-        let mut last = 0.0;
-        for (i, b) in self.blasts.iter().enumerate() {
-            let bad = |field: &str, reason: String| DrivingSceneError::Blast {
-                field: format!("blasts[{i}].{field}"),
-                reason,
-            };
-            b.validate().map_err(|(f, r)| bad(f, r))?;
-            if b.time < last {
-                return Err(bad("time", "blasts must be in time order".into()));
-            }
-            last = b.time;
-        }
-        Ok(())
+        validate_blasts(&self.blasts)
+            .map_err(|(field, reason)| DrivingSceneError::Blast { field, reason })
     }
 
     /// Builds the world and the vehicle, ready to step with the scripted inputs.

@@ -81,12 +81,7 @@ pub fn mesh_3d_fine(
         return Some(box_mesh(&half_extents));
     }
     let target = drawable(shape, clip)?;
-    let b = target.bounds();
-    if !b.is_valid() {
-        return None;
-    }
-    let across = detail_3d(b.extents().max(), scene_radius) * fineness.max(1.0);
-    let cell = cell_3d(&b.extents(), across);
+    let cell = drawn_cell_3d(&target, scene_radius, fineness)?;
     let m = match fathom_sdf::mesh_sdf(&target, cell) {
         Ok(m) => m,
         Err(e) => {
@@ -116,17 +111,19 @@ pub fn chunked_3d(
     fineness: Real,
 ) -> Option<Chunked<3, Mesh3>> {
     let target = drawable(shape, clip)?;
+    let cell = drawn_cell_3d(&target, scene_radius, fineness)?;
+    Chunked::new(&target, edited, cell, &mut mesh_piece_3d)
+}
+
+/// The meshing cell of a drawable 3D shape ([`drawable`]) in a scene of radius
+/// `scene_radius` at `fineness` ([`detail_3d`], [`cell_3d`]); `None` when it has no box.
+fn drawn_cell_3d(target: &Shape3, scene_radius: Real, fineness: Real) -> Option<Real> {
     let b = target.bounds();
     if !b.is_valid() {
         return None;
     }
     let across = detail_3d(b.extents().max(), scene_radius) * fineness.max(1.0);
-    Chunked::new(
-        &target,
-        edited,
-        cell_3d(&b.extents(), across),
-        &mut mesh_piece_3d,
-    )
+    Some(cell_3d(&b.extents(), across))
 }
 
 /// Brings `chunks` up to `shape`, the same collider's edited shape (see

@@ -201,11 +201,6 @@ impl View3 {
         set_instances(&mut self.nodes, &frame);
     }
 
-    /// Chunks of the edited colliders' batches (by batch index), for tests and the HUD.
-    pub fn chunked(&self) -> impl Iterator<Item = &Chunked<3, Mesh3>> {
-        self.chunked.values()
-    }
-
     /// Draws a controller's `parts` at `poses` ((part index, world pose) pairs) this
     /// frame. The parts are meshed on the first call, once per distinct shape, in
     /// detail (they are meshed for their own size, not the scene's).

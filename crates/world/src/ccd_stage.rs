@@ -153,13 +153,13 @@ where
 
     /// Stage 6: sweeps fast and bullet bodies, clips them at their first impact, then
     /// refreshes every moved collider's pose and box to the end of the step. `sweeps` gets
-    /// every awake moving body's sweep, computed once for all the pairs that read it.
+    /// every awake moving body's sweep, computed once for all the pairs that read it. The
+    /// sweep sizes are current: the step brought them up to date when it began.
     pub(crate) fn continuous_collision(
         &mut self,
         start: &[Option<Pose<D>>],
         sweeps: &mut Vec<Option<Sweep<D>>>,
     ) {
-        self.ensure_sweep_sizes();
         let swept = self.sweeps_of_step(start, sweeps);
         let sweeps = &sweeps[..];
         let clips: Vec<(BodyHandle, Real)> = if swept.is_empty() {

@@ -8,7 +8,7 @@
 //!
 //! | query | objective | result |
 //! |---|---|---|
-//! | [`intersects`] | any point with `max(dA, dB) <= 0` (breadth-first, early out) | [`Intersection`] |
+//! | [`intersects`] | any point with `max(dA, dB) <= 0`, or touching (greedy, early out) | [`Intersection`] |
 //! | [`penetration`] | the deepest point by `dA + dB`, then the normal and depth along it | [`Penetration`] |
 //! | [`distance`] | the minimiser of `max(dA, dB)`: midpoint of the closest segment | [`Distance`] |
 //! | [`contacts`] | regions of the inflated overlap, per region its extremes along tangents | [`Contacts`] |
@@ -70,8 +70,12 @@ use fathom_sdf::{Sdf, ShapeKind};
 
 use pairs::{Ctx, PairQuery};
 
-/// True when the shapes overlap (no margin): a breadth-first bound-split search, out on the first
-/// point inside both. Overlaps thinner than the smallest cell may be missed.
+/// True when the shapes overlap or touch (no margin). Touching means one point within a quarter
+/// of the smallest cell ([`ContactOptions::min_cell`]; times the Lipschitz constant of a field
+/// that only bounds its distance) of both surfaces: closed shapes that touch intersect, as in
+/// parry, and the search need not refine the whole interface of a touching pair to prove it
+/// apart. A greedy bound-split search, out on the first such point. Overlaps thinner than the
+/// smallest cell may be missed.
 pub fn intersects<const D: usize>(
     a: &dyn Sdf<D>,
     pose_a: &Pose<D>,

@@ -80,6 +80,16 @@ impl ContactOptions {
     }
 }
 
+impl Settings {
+    /// The leaf radius of the intersection test: half the usual, so that an overlap one
+    /// smallest cell deep (an edge-edge overlap is a small tetrahedron, whose inscribed ball is
+    /// a third of its depth) still holds a leaf's centre. Shapes touch within this reach (see
+    /// [`crate::intersects`]).
+    pub fn touch_leaf(&self) -> Real {
+        0.5 * self.leaf_radius
+    }
+}
+
 fn invalid(field: &'static str, reason: String) -> NarrowphaseError {
     NarrowphaseError::InvalidOption { field, reason }
 }

@@ -7,13 +7,14 @@
 //! than a tolerance. What differs between queries is only the objective (see
 //! [`crate::objectives`]) and the order cells are taken in:
 //!
-//! - breadth-first (a first-in first-out queue), for the early-out intersection test;
+//! - breadth-first (a first-in first-out queue), level by level;
 //! - best-first on the objective's lower bound, which stops as soon as the best cell left
 //!   cannot improve on the answer (bounded objectives such as extremes along a direction cost
 //!   a logarithm of the precision, not an enumeration);
 //! - greedy on the objective at the centre plus a penalty for a centre outside the limits
 //!   (deepest first), which reaches a good leaf in one dive and is capped when the objective is
-//!   flat (resting contacts), where any point of the flat set is as good as another.
+//!   flat (resting contacts), where any point of the flat set is as good as another; the
+//!   intersection test ([`touch_point`]) dives this way.
 //!
 //! A cell is split in two across its longest axis until its radius is at most the leaf radius.
 //! Every cell costs one unit of the query's budget; when it runs out the engine returns its best
@@ -339,6 +340,45 @@ impl<const K: usize, O: Objective<K>> Search<'_, '_, K, O> {
             cell,
         });
     }
+}
+
+/// A centre of `root` inside every field's solid, or touching them all, out on the first one
+/// found; `None` means no leaf qualifies or the budget ran out. Cells are split down to
+/// `leaf_radius`, and a touch is every field within one leaf's reach (`leaf_radius` times its
+/// Lipschitz constant): the leaf holding a touching point has its centre that close.
+///
+/// The dive is greedy on `max(d0, d1)`, so a touching pair costs one dive to its deepest cell
+/// rather than its whole interface refined to prove there is no overlap. `strict` asks for a
+/// centre inside every solid, breadth-first: the first one is among the coarsest that qualify,
+/// well inside a wide overlap rather than at its rim.
+pub(crate) fn touch_point<const K: usize>(
+    fields: Vec<&dyn Field<K>>,
+    root: Aabb<K>,
+    leaf_radius: Real,
+    strict: bool,
+    budget: &mut Budget,
+) -> Option<Vector<K>> {
+    let reach = fields.iter().map(|f| f.lipschitz()).fold(0.0, Real::max) * leaf_radius;
+    let (touch, order) = match strict {
+        true => (0.0, Order::BreadthFirst),
+        false => (reach, Order::Greedy),
+    };
+    let problem = Problem::new(fields, touch);
+    let mut params = Params::new(order, leaf_radius, 0.0);
+    params.stop_at = Some(touch);
+    params.cutoff = touch;
+    if !budget.take() {
+        return None;
+    }
+    let root = problem.evaluate(root, 0)?;
+    minimise(
+        &problem,
+        &crate::objectives::MaxOf,
+        &params,
+        &[root],
+        budget,
+    )
+    .map(|f| f.point)
 }
 
 /// The cells of `root` that may hold a feasible point, split breadth-first down to `radius`,

@@ -13,9 +13,9 @@ use super::sdf_sdf::SdfSdf;
 use super::{world_point, Closest, Ctx, PairQuery};
 use crate::field::{Field, PosedSdf};
 use crate::manifold::{reduce, to_world, Candidate, IDS_PER_REGION};
-use crate::objectives::{Extreme, First, MaxOf};
+use crate::objectives::{Extreme, First};
 use crate::regions::components;
-use crate::search::{cover, minimise, Order, Params, Problem};
+use crate::search::{cover, minimise, touch_point, Order, Params, Problem};
 use crate::types::{Deepest, Manifold};
 
 /// A capsule (A) against a field (B); the search runs in B's frame.
@@ -159,18 +159,8 @@ where
             axis,
             radius: self.radius,
         };
-        let problem = Problem::new(vec![&seg as &dyn Field<1>], 0.0);
-        let s = &ctx.settings;
-        let mut params = Params::new(Order::BreadthFirst, s.leaf_radius, 0.0);
-        params.stop_at = Some(0.0);
-        params.cutoff = 0.0;
-        if !ctx.budget.take() {
-            return false;
-        }
-        let Some(root) = problem.evaluate(Self::root(len), 0) else {
-            return false;
-        };
-        minimise(&problem, &MaxOf, &params, &[root], &mut ctx.budget).is_some()
+        let (fields, leaf) = (vec![&seg as &dyn Field<1>], ctx.settings.touch_leaf());
+        touch_point(fields, Self::root(len), leaf, false, &mut ctx.budget).is_some()
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {

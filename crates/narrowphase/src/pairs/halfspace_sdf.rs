@@ -16,10 +16,10 @@ use super::sdf_sdf::EXTREME_CAP_FACTOR;
 use super::{world_point, Closest, Ctx, PairQuery};
 use crate::field::{Field, PlaneField, PosedSdf};
 use crate::manifold::{reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
-use crate::objectives::{Extreme, MaxOf, Objective};
+use crate::objectives::{Extreme, Objective};
 use crate::options::Settings;
 use crate::regions::components;
-use crate::search::{cover, minimise, Budget, Cell, Found, Order, Params, Problem};
+use crate::search::{cover, minimise, touch_point, Budget, Cell, Found, Order, Params, Problem};
 use crate::types::{Deepest, Manifold};
 
 /// The reach weight of the lowest point's objective: tiny, it only breaks a flat bottom's ties.
@@ -83,17 +83,9 @@ where
     fn intersects(&self, ctx: &mut Ctx) -> bool {
         let f = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
         let plane = self.plane();
-        let problem = Problem::new(vec![&f as &dyn Field<D>, &plane], 0.0);
-        let mut params = Params::new(Order::BreadthFirst, ctx.settings.leaf_radius, 0.0);
-        params.stop_at = Some(0.0);
-        params.cutoff = 0.0;
-        if !ctx.budget.take() {
-            return false;
-        }
-        let Some(root) = problem.evaluate(f.bounds(), 0) else {
-            return false;
-        };
-        minimise(&problem, &MaxOf, &params, &[root], &mut ctx.budget).is_some()
+        let (fields, leaf) = (vec![&f as &dyn Field<D>, &plane], ctx.settings.touch_leaf());
+        let root = f.bounds().loosened(leaf);
+        touch_point(fields, root, leaf, false, &mut ctx.budget).is_some()
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {

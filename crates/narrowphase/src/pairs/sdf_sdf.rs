@@ -3,12 +3,13 @@
 //! The root cell is A's bounds intersected with B's bounds brought into A's frame (the
 //! dispatcher puts the smaller shape first, so the root is tight around it). The queries:
 //!
-//! - intersects: breadth-first on `max(dA, dB)`, out on the first centre inside both;
+//! - intersects: greedy on `max(dA, dB)`, out on the first centre inside both or touching both
+//!   surfaces (see [`touch_point`]);
 //! - penetration: greedy on `dA + dB` over points inside both (the overlap's deepest point), then
 //!   the normal from the gradients there (see [`crate::normal`]) and the depth along it;
-//! - distance: best-first on `max(dA, dB)` over the union of the bounds: its minimiser is the
-//!   midpoint of the closest segment (unique, so the search is logarithmic), and the witnesses
-//!   are that point projected onto each surface;
+//! - distance: best-first on `max(dA, dB)` over the union of the bounds, capped: its minimiser is
+//!   the midpoint of the closest segment, and the witnesses are polished from the best centre
+//!   onto each surface (see [`DISTANCE_CAP_FACTOR`]);
 //! - contacts: the inflated overlap covered by coarse cells, split into connected regions, and
 //!   per region a deepest point (normal), extremes along tangent directions, and a manifold.
 
@@ -19,11 +20,11 @@ use super::{world_point, Ctx, PairQuery};
 use crate::curved::{line_direction, line_end, midway, settle};
 use crate::field::{Counter, Field, PosedSdf};
 use crate::manifold::{project, reduce, tangent_directions, to_world, Candidate, IDS_PER_REGION};
-use crate::normal::{along_normal, facing_normal, normal_at, separating_axis};
+use crate::normal::{along_normal, facing_normal, nearest_on_surface, normal_at, separating_axis};
 use crate::objectives::{Extreme, MaxOf, Sum};
 use crate::options::Settings;
 use crate::regions::components;
-use crate::search::{cover, minimise, Budget, Cell, Found, Order, Params, Problem};
+use crate::search::{cover, minimise, touch_point, Budget, Cell, Found, Order, Params, Problem};
 use crate::types::{Deepest, Manifold};
 
 /// Weight of `dA + dB` in the extreme objectives (ties of a flat rim go to the interface).
@@ -34,10 +35,11 @@ const EXTREME_LAMBDA: Real = 0.25;
 /// certifying would enumerate, while any point of that cap is as good a contact point.
 pub(crate) const EXTREME_CAP_FACTOR: usize = 2;
 
-/// The distance search is best-first (certified: it stops when no cell can hold a point closer
-/// than the best by the tolerance) but splits at most this many times the descent cap: two
-/// parallel faces are closest along a whole patch, which certifying would enumerate, while any
-/// point of the patch is as good.
+/// The distance search is best-first, splitting at most this many times the descent cap, and
+/// [`polish`] finds the closest pair of the basin it ends in. Certifying the minimum to the
+/// tolerance enumerates cells wherever `max(dA, dB)` is flat or curves slowly (parallel faces,
+/// two tubes side by side): `fathom compare`'s separated pairs all end at this cap, and a
+/// quarter of it let the bumpy heightfield oracle end in the wrong basin.
 const DISTANCE_CAP_FACTOR: usize = 16;
 /// Alternating projections (the point of A nearest to the point of B, and back) that polish the
 /// search's answer into the closest pair of the two convex patches near it.
@@ -92,7 +94,6 @@ fn polish<const D: usize>(
 where
     Space<D>: Dim<D>,
 {
-    use crate::normal::nearest_on_surface;
     let mut pa = nearest_on_surface(fa, p);
     let mut pb = nearest_on_surface(fb, p);
     for _ in 0..POLISH_STEPS {
@@ -162,19 +163,49 @@ impl<const D: usize> SdfSdf<'_, D>
 where
     Space<D>: Dim<D>,
 {
-    /// A point inside both shapes (search frame), breadth-first with an early out.
-    /// The leaves are half the usual size so that an overlap one smallest cell deep (an
-    /// edge-edge overlap is a small tetrahedron, whose inscribed ball is a third of its depth)
-    /// still holds a leaf's centre.
-    fn common_point(&self, ctx: &mut Ctx) -> Option<Vector<D>> {
+    /// A point inside both shapes or where they touch, search frame ([`touch_point`]; strictly
+    /// inside both when `strict`).
+    fn common_point(&self, ctx: &mut Ctx, strict: bool) -> Option<Vector<D>> {
         let (fa, fb) = self.fields(&ctx.counter);
+        // Loosened: a pair touching face to face meets on a plane of both boxes, which
+        // rounding can leave on either side.
+        let leaf = ctx.settings.touch_leaf();
+        let root = fa
+            .bounds()
+            .loosened(leaf)
+            .intersection(&fb.bounds().loosened(leaf))?;
+        let fields = vec![&fa as &dyn Field<D>, &fb];
+        touch_point(fields, root, leaf, strict, &mut ctx.budget)
+    }
+
+    /// The overlap's deepest point found by a capped greedy dive on `dA + dB`.
+    fn deepest(&self, ctx: &mut Ctx) -> Option<Found<D>> {
+        let (fa, fb) = self.fields(&ctx.counter);
+        let s = ctx.settings;
         let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
-        let mut params = Params::new(Order::BreadthFirst, 0.5 * ctx.settings.leaf_radius, 0.0);
-        params.stop_at = Some(0.0);
-        params.cutoff = 0.0;
+        let mut params = Params::new(Order::Greedy, s.leaf_radius, s.tol);
+        params.cap = ctx.descent_cap(D);
         let budget = &mut ctx.budget;
         let root = Self::root(&problem, fa.bounds().intersection(&fb.bounds()), budget)?;
-        minimise(&problem, &MaxOf, &params, &[root], budget).map(|f| f.point)
+        minimise(&problem, &Sum, &params, &[root], budget)
+    }
+
+    /// The penetration of a pair that touches at `p` (both surfaces within a leaf's reach) and
+    /// has no point inside both: depth zero, the normal from the fields there.
+    fn touching(
+        &self,
+        fa: &dyn Field<D>,
+        fb: &dyn Field<D>,
+        p: &Vector<D>,
+        s: &Settings,
+    ) -> Deepest<D> {
+        let (n, p) = normal_at(fa, fb, *p, 2.0 * s.leaf_radius);
+        Deepest {
+            depth: 0.0,
+            normal: self.pose_a.transform_vector(&n),
+            point_a: world_point(&self.pose_a, &nearest_on_surface(fa, &p)),
+            point_b: world_point(&self.pose_a, &nearest_on_surface(fb, &p)),
+        }
     }
 }
 
@@ -183,26 +214,37 @@ where
     Space<D>: Dim<D>,
 {
     fn intersects(&self, ctx: &mut Ctx) -> bool {
-        self.common_point(ctx).is_some()
+        self.common_point(ctx, false).is_some()
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {
-        let inside = self.common_point(ctx)?;
-        let (fa, fb) = self.fields(&ctx.counter);
+        let common = self.common_point(ctx, false)?;
         let s = ctx.settings;
-        let problem = Problem::new(vec![&fa as &dyn Field<D>, &fb], 0.0);
-        let mut params = Params::new(Order::Greedy, s.leaf_radius, s.tol);
-        params.cap = ctx.descent_cap(D);
-        let budget = &mut ctx.budget;
-        let root = Self::root(&problem, fa.bounds().intersection(&fb.bounds()), budget)?;
-        let best = minimise(&problem, &Sum, &params, &[root], budget).unwrap_or_else(|| {
-            let values = [fa.value(&inside), fb.value(&inside)];
-            Found {
-                point: inside,
-                value: values[0] + values[1],
-                values,
+        let best = match self.deepest(ctx) {
+            Some(best) => best,
+            None => {
+                // No deep point within the cap. A pair that only touches (within the tolerance)
+                // has depth zero; a real overlap is searched level by level, whose first point
+                // is well inside it, where the separating axis below must start (the dive's
+                // first point can lie at the overlap's rim).
+                let inside = {
+                    let (fa, fb) = self.fields(&ctx.counter);
+                    fa.value(&common).max(fb.value(&common)) <= 0.0
+                };
+                let inside = inside.then(|| self.common_point(ctx, true)).flatten();
+                let (fa, fb) = self.fields(&ctx.counter);
+                let Some(inside) = inside else {
+                    return Some(self.touching(&fa, &fb, &common, &s));
+                };
+                let values = [fa.value(&inside), fb.value(&inside)];
+                Found {
+                    point: inside,
+                    value: values[0] + values[1],
+                    values,
+                }
             }
-        });
+        };
+        let (fa, fb) = self.fields(&ctx.counter);
         let (n, p) = normal_at(&fa, &fb, best.point, 2.0 * s.leaf_radius);
         // The supports are searched near the overlap: a little beyond the depth so far, and at
         // least a fraction of the shapes' size (edges and corners within it are found).
@@ -222,7 +264,7 @@ where
         // then have no cell to start from.
         let full = ctx.budget.max_cells;
         ctx.budget.max_cells = ctx.budget.cells + (full - ctx.budget.cells) / 2;
-        let common = self.common_point(ctx);
+        let common = self.common_point(ctx, false);
         ctx.budget.max_cells = full;
         if let Some(p) = common {
             let w = world_point(&self.pose_a, &p);

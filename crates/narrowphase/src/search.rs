@@ -232,6 +232,33 @@ pub(crate) fn minimise<const K: usize, O: Objective<K>>(
     start: &[Cell<K>],
     budget: &mut Budget,
 ) -> Option<Found<K>> {
+    run(problem, objective, params, start, budget).best
+}
+
+/// [`minimise`], and up to `keep` of the cells it left unsplit, first in its order (for a
+/// best-first search stopped by its cap: the cells still most likely to hold the minimum).
+pub(crate) fn minimise_keeping<const K: usize, O: Objective<K>>(
+    problem: &Problem<'_, K>,
+    objective: &O,
+    params: &Params,
+    start: &[Cell<K>],
+    budget: &mut Budget,
+    keep: usize,
+) -> (Option<Found<K>>, Vec<Cell<K>>) {
+    let mut search = run(problem, objective, params, start, budget);
+    let rest = std::iter::from_fn(|| search.heap.pop().map(|e| e.cell))
+        .take(keep)
+        .collect();
+    (search.best, rest)
+}
+
+fn run<'s, 'a, const K: usize, O: Objective<K>>(
+    problem: &'s Problem<'a, K>,
+    objective: &'s O,
+    params: &'s Params,
+    start: &[Cell<K>],
+    budget: &mut Budget,
+) -> Search<'s, 'a, K, O> {
     let mut search = Search {
         problem,
         objective,
@@ -242,7 +269,7 @@ pub(crate) fn minimise<const K: usize, O: Objective<K>>(
     };
     for cell in start {
         if search.consider(cell) {
-            return search.best;
+            return search;
         }
         search.push(*cell);
     }
@@ -259,25 +286,26 @@ pub(crate) fn minimise<const K: usize, O: Objective<K>>(
             continue;
         }
         if split >= params.cap {
+            search.push(cell);
             break;
         }
         split += 1;
         for half in cell.bounds.split() {
             if !budget.take() {
-                return search.best;
+                return search;
             }
             let Some(child) = problem.evaluate(half, cell.depth + 1) else {
                 continue;
             };
             if search.consider(&child) {
-                return search.best;
+                return search;
             }
             if !search.pruned(&child) {
                 search.push(child);
             }
         }
     }
-    search.best
+    search
 }
 
 struct Search<'s, 'a, const K: usize, O: Objective<K>> {

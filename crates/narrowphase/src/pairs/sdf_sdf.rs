@@ -24,7 +24,9 @@ use crate::normal::{along_normal, facing_normal, nearest_on_surface, normal_at, 
 use crate::objectives::{Extreme, MaxOf, Sum};
 use crate::options::Settings;
 use crate::regions::components;
-use crate::search::{cover, minimise, touch_point, Budget, Cell, Found, Order, Params, Problem};
+use crate::search::{
+    cover, minimise, minimise_keeping, touch_point, Budget, Cell, Found, Order, Params, Problem,
+};
 use crate::types::{Deepest, Manifold};
 
 /// Weight of `dA + dB` in the extreme objectives (ties of a flat rim go to the interface).
@@ -36,11 +38,15 @@ const EXTREME_LAMBDA: Real = 0.25;
 pub(crate) const EXTREME_CAP_FACTOR: usize = 2;
 
 /// The distance search is best-first, splitting at most this many times the descent cap, and
-/// [`polish`] finds the closest pair of the basin it ends in. Certifying the minimum to the
-/// tolerance enumerates cells wherever `max(dA, dB)` is flat or curves slowly (parallel faces,
-/// two tubes side by side): `fathom compare`'s separated pairs all end at this cap, and a
-/// quarter of it let the bumpy heightfield oracle end in the wrong basin.
+/// [`closest_of`] finds the closest pair of the basins it ends in. Certifying the minimum to the
+/// tolerance enumerates cells wherever `max(dA, dB)` is flat or has several equal minima
+/// (parallel faces, two tubes crossing twice): `fathom compare`'s separated pairs all end at
+/// this cap, and half of it let the bumpy heightfield oracle end in the wrong basin.
 const DISTANCE_CAP_FACTOR: usize = 16;
+/// Cells left by the capped distance search that [`closest_of`] polishes from besides the best:
+/// the best centre alone can sit where a field only bounds its distance (a heightfield's side),
+/// and its witnesses then under-read the gap.
+const RESTARTS: usize = 8;
 /// Alternating projections (the point of A nearest to the point of B, and back) that polish the
 /// search's answer into the closest pair of the two convex patches near it.
 const POLISH_STEPS: usize = 16;
@@ -107,6 +113,31 @@ where
     (pa, pb)
 }
 
+/// [`polish`] from `p` and from the centre of each of `rest` (the cells a capped search left,
+/// most promising first), keeping the closest pair whose points are both within `on` of their
+/// surfaces; the pair from `p` when none is.
+fn closest_of<const D: usize>(
+    fa: &dyn Field<D>,
+    fb: &dyn Field<D>,
+    p: &Vector<D>,
+    rest: &[Cell<D>],
+    on: Real,
+) -> (Vector<D>, Vector<D>)
+where
+    Space<D>: Dim<D>,
+{
+    let first = polish(fa, fb, p);
+    let on_surfaces =
+        |(a, b): &(Vector<D>, Vector<D>)| fa.value(a).abs().max(fb.value(b).abs()) <= on;
+    let gap = |(a, b): &(Vector<D>, Vector<D>)| (b - a).norm();
+    rest.iter()
+        .map(|c| polish(fa, fb, &c.centre()))
+        .chain(std::iter::once(first))
+        .filter(on_surfaces)
+        .min_by(|x, y| gap(x).total_cmp(&gap(y)))
+        .unwrap_or(first)
+}
+
 /// The step of the finite differences that [`settle`] and the line search take.
 fn probe(s: &Settings) -> Real {
     0.25 * s.leaf_radius
@@ -167,13 +198,14 @@ where
     /// inside both when `strict`).
     fn common_point(&self, ctx: &mut Ctx, strict: bool) -> Option<Vector<D>> {
         let (fa, fb) = self.fields(&ctx.counter);
-        // Loosened: a pair touching face to face meets on a plane of both boxes, which
-        // rounding can leave on either side.
+        // Loosened for a touch: a pair touching face to face meets on a plane of both boxes,
+        // which rounding can leave on either side.
         let leaf = ctx.settings.touch_leaf();
+        let grow = if strict { 0.0 } else { leaf };
         let root = fa
             .bounds()
-            .loosened(leaf)
-            .intersection(&fb.bounds().loosened(leaf))?;
+            .loosened(grow)
+            .intersection(&fb.bounds().loosened(grow))?;
         let fields = vec![&fa as &dyn Field<D>, &fb];
         touch_point(fields, root, leaf, strict, &mut ctx.budget)
     }
@@ -277,7 +309,10 @@ where
         params.cap = DISTANCE_CAP_FACTOR * ctx.descent_cap(D);
         let budget = &mut ctx.budget;
         let root = Self::root(&problem, Some(fa.bounds().merge(&fb.bounds())), budget);
-        let best = root.and_then(|r| minimise(&problem, &MaxOf, &params, &[r], budget));
+        let Some(root) = root else {
+            return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
+        };
+        let (best, rest) = minimise_keeping(&problem, &MaxOf, &params, &[root], budget, RESTARTS);
         let Some(best) = best else {
             return (Real::INFINITY, Vector::<D>::zeros(), Vector::<D>::zeros());
         };
@@ -290,7 +325,7 @@ where
             let w = world_point(&self.pose_a, &p);
             return (0.0, w, w);
         }
-        let (pa, pb) = polish(&fa, &fb, &p);
+        let (pa, pb) = closest_of(&fa, &fb, &p, &rest, s.leaf_radius);
         // Witnesses on both surfaces measure the distance themselves. Otherwise (a field that
         // only bounds the distance far from its surface, as a baked grid does outside its box,
         // walked them short) the fields' sum at the midpoint, which exact fields never put

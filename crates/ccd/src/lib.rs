@@ -10,7 +10,8 @@
 //!   direction, in the target's local frame; [`cast_posed`] and friends in the world
 //!   frame; [`cast_candidates`] for the broadphase's candidate list (earliest hit wins).
 //! - [`time_of_impact`]: two shapes moving with linear and angular velocity over a
-//!   step, by conservative advancement.
+//!   step, by conservative advancement; [`swept_boxes_may_meet`] drops pairs whose bounds
+//!   cannot meet before it is asked.
 //!
 //! Results say which of hit / started inside / miss / budget-exhausted happened
 //! ([`CastResult`], [`ToiResult`]); an exhausted budget is never a miss.
@@ -74,6 +75,7 @@ mod posed;
 mod result;
 pub mod separation;
 mod sphere_cast;
+mod swept_boxes;
 mod toi;
 
 pub use capsule_cast::capsule_cast;
@@ -86,4 +88,5 @@ pub use posed::{
 };
 pub use result::CastResult;
 pub use sphere_cast::{ray_cast, sphere_cast};
+pub use swept_boxes::swept_boxes_may_meet;
 pub use toi::{time_of_impact, time_of_impact_trusted, ToiResult};

@@ -180,6 +180,8 @@ where
     /// Every awake body that is not fixed gets its sweep in `out` (by arena index, the table
     /// only as long as the last of them needs: a sleeping scene writes none); returns the
     /// dynamic ones that need sweeping, in handle order.
+    // Out of line: profiles measure continuous collision by these two functions.
+    #[inline(never)]
     fn sweeps_of_step(
         &self,
         start: &[Option<Pose<D>>],
@@ -270,6 +272,8 @@ where
     }
 
     /// The earliest fraction of the step at which body `h` touches a candidate, if any.
+    // Out of line: profiles measure continuous collision by these two functions.
+    #[inline(never)]
     fn first_impact(
         &self,
         h: BodyHandle,
@@ -302,8 +306,11 @@ where
                     continue;
                 };
                 let other_sweep = self.moving_sweep(co.body, sweeps, start);
-                if !may_meet(c, &box0, &sweep, reach, co, other_sweep.as_ref())
-                    || relative_motion(&sweep, reach, co, other_sweep.as_ref()) <= close_range
+                let other = other_sweep
+                    .as_ref()
+                    .map(|s| (s, collider_reach(co, &s.local_com)));
+                if !may_meet(c, &box0, &sweep, reach, co, other)
+                    || relative_motion(&sweep, reach, other) <= close_range
                 {
                     continue;
                 }
@@ -531,8 +538,10 @@ where
 }
 
 /// False when collider `c` (start box `box0`, reach `reach` from its body's centre of
-/// mass) cannot come within the time of impact's tolerance of `co` (moving by `other`) this step: a
-/// box test in the other body's translating frame. Every point of a body stays
+/// mass) cannot come within the time of impact's tolerance of `co` (moving by `other`, with
+/// its collider's reach from that body's centre of mass) this step:
+/// box tests in the other body's translating frame (world boxes, then the shapes' bounds on
+/// their own axes, [`fathom_ccd::swept_boxes_may_meet`]). Every point of a body stays
 /// within its start box moved by the centre's translation and grown by turn ×
 /// reach, so the relative sweep of one start box must meet the other's, grown by
 /// both turns and the tolerance. Neighbours falling together (a pile's lattice)
@@ -543,36 +552,40 @@ fn may_meet<const D: usize>(
     sweep: &Sweep<D>,
     reach: Real,
     co: &crate::body::Collider<D>,
-    other: Option<&Sweep<D>>,
+    other: Option<(&Sweep<D>, Real)>,
 ) -> bool
 where
     Space<D>: Dim<D>,
 {
     let own = sweep.swing(reach) + toi_tolerance(c, co);
-    let (other_box, other_shift, other_slack) = match other {
-        None => (
-            collider_aabb(&co.shape, &co.world_pose, 0.0),
-            Vector::<D>::zeros(),
-            0.0,
-        ),
-        Some(s) => (
-            collider_aabb(&co.shape, &(s.start * co.local_pose), 0.0),
-            s.shift,
-            s.swing(collider_reach(co, &s.local_com)),
-        ),
+    let (other_pose, other_shift, other_slack) = match other {
+        None => (co.world_pose, Vector::<D>::zeros(), 0.0),
+        Some((s, reach)) => (s.start * co.local_pose, s.shift, s.swing(reach)),
     };
-    let relative = box0.merge(&box0.translated(&(sweep.shift - other_shift)));
+    let other_box = collider_aabb(&co.shape, &other_pose, 0.0);
+    let shift = sweep.shift - other_shift;
+    let relative = box0.merge(&box0.translated(&shift));
+    // The world boxes first (cheap); then the shapes' own boxes on their own axes, which
+    // also drop a body falling past a neighbour beside it.
     relative.loosened(own + other_slack).intersects(&other_box)
+        && fathom_ccd::swept_boxes_may_meet(
+            &c.shape.bounds(),
+            &(sweep.start * c.local_pose),
+            &co.shape.bounds(),
+            &other_pose,
+            &shift,
+            own + other_slack,
+        )
 }
 
 /// A bound on how far any point of the swept collider (reaching `reach` from its body's
-/// centre of mass) moves relative to any point of `co` over the step, metres: the change of
-/// the centres' offset plus each turn times its collider's reach.
+/// centre of mass) moves relative to any point of the other (moving by `other`, with its
+/// reach) over the step, metres: the change of the centres' offset plus each turn times its
+/// collider's reach.
 fn relative_motion<const D: usize>(
     sweep: &Sweep<D>,
     reach: Real,
-    co: &crate::body::Collider<D>,
-    other: Option<&Sweep<D>>,
+    other: Option<(&Sweep<D>, Real)>,
 ) -> Real
 where
     Space<D>: Dim<D>,
@@ -580,7 +593,7 @@ where
     let own = sweep.swing(reach);
     match other {
         None => sweep.shift.norm() + own,
-        Some(s) => (sweep.shift - s.shift).norm() + own + s.swing(collider_reach(co, &s.local_com)),
+        Some((s, other_reach)) => (sweep.shift - s.shift).norm() + own + s.swing(other_reach),
     }
 }
 

@@ -70,12 +70,14 @@ use fathom_sdf::{Sdf, ShapeKind};
 
 use pairs::{Ctx, PairQuery};
 
-/// True when the shapes overlap or touch (no margin). Touching means one point within a quarter
-/// of the smallest cell ([`ContactOptions::min_cell`]; times the Lipschitz constant of a field
-/// that only bounds its distance) of both surfaces: closed shapes that touch intersect, as in
-/// parry, and the search need not refine the whole interface of a touching pair to prove it
-/// apart. A greedy bound-split search, out on the first such point. Overlaps thinner than the
-/// smallest cell may be missed.
+/// True when the shapes overlap or touch (no margin). Two general fields touch at a point
+/// within a quarter of the smallest cell ([`ContactOptions::min_cell`]; times the Lipschitz
+/// constant of a field that only bounds its distance) of both surfaces: closed shapes that
+/// touch intersect, as in parry, and the search need not refine the whole interface of a
+/// touching pair to prove it apart (a greedy bound-split search, out on the first such point;
+/// [`penetration`] reads such a touch as depth zero). The closed forms touch exactly, and a
+/// field against a capsule or a half-space is searched breadth-first for a point inside both.
+/// Overlaps thinner than the smallest cell may be missed.
 pub fn intersects<const D: usize>(
     a: &dyn Sdf<D>,
     pose_a: &Pose<D>,

@@ -588,8 +588,8 @@ where
             .collect())
     }
 
-    /// The colliders whose shape overlaps the world box `aabb` (the narrowphase's exact
-    /// overlap test against the box as a cuboid), sorted by handle.
+    /// The colliders whose shape overlaps or touches the world box `aabb` (the narrowphase's
+    /// `intersects` against the box as a cuboid), sorted by handle.
     pub fn colliders_in_box(
         &self,
         aabb: &Aabb<D>,

@@ -159,8 +159,10 @@ where
             axis,
             radius: self.radius,
         };
-        let (fields, leaf) = (vec![&seg as &dyn Field<1>], ctx.settings.touch_leaf());
-        touch_point(fields, Self::root(len), leaf, false, &mut ctx.budget).is_some()
+        // Strictly inside: penetration reads the segment's closest point, which a touch within
+        // a leaf's reach need not reach.
+        let (fields, leaf) = (vec![&seg as &dyn Field<1>], ctx.settings.leaf_radius);
+        touch_point(fields, Self::root(len), leaf, true, &mut ctx.budget).is_some()
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {

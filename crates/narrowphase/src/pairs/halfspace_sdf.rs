@@ -83,9 +83,10 @@ where
     fn intersects(&self, ctx: &mut Ctx) -> bool {
         let f = PosedSdf::new(self.sdf, Pose::<D>::identity(), &ctx.counter);
         let plane = self.plane();
-        let (fields, leaf) = (vec![&f as &dyn Field<D>, &plane], ctx.settings.touch_leaf());
-        let root = f.bounds().loosened(leaf);
-        touch_point(fields, root, leaf, false, &mut ctx.budget).is_some()
+        // Strictly inside both: penetration reads the same closest point, and a touch has no
+        // depth there (see `Closest::penetration`).
+        let (fields, leaf) = (vec![&f as &dyn Field<D>, &plane], ctx.settings.leaf_radius);
+        touch_point(fields, f.bounds(), leaf, true, &mut ctx.budget).is_some()
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {

@@ -8,8 +8,8 @@
 //! - penetration: greedy on `dA + dB` over points inside both (the overlap's deepest point), then
 //!   the normal from the gradients there (see [`crate::normal`]) and the depth along it;
 //! - distance: best-first on `max(dA, dB)` over the union of the bounds, capped: its minimiser is
-//!   the midpoint of the closest segment, and the witnesses are polished from the best centre
-//!   onto each surface (see [`DISTANCE_CAP_FACTOR`]);
+//!   the midpoint of the closest segment, and the witnesses are polished onto each surface from
+//!   the best centre and the cells the cap left (see [`DISTANCE_CAP_FACTOR`]);
 //! - contacts: the inflated overlap covered by coarse cells, split into connected regions, and
 //!   per region a deepest point (normal), extremes along tangent directions, and a manifold.
 
@@ -115,14 +115,14 @@ where
 
 /// [`polish`] from `p` and from the centre of each of `rest` (the cells a capped search left,
 /// most promising first), keeping the closest pair whose points are both within `on` of their
-/// surfaces; the pair from `p` when none is.
+/// surfaces, and true; the pair from `p` and false when none is.
 fn closest_of<const D: usize>(
     fa: &dyn Field<D>,
     fb: &dyn Field<D>,
     p: &Vector<D>,
     rest: &[Cell<D>],
     on: Real,
-) -> (Vector<D>, Vector<D>)
+) -> ((Vector<D>, Vector<D>), bool)
 where
     Space<D>: Dim<D>,
 {
@@ -135,7 +135,7 @@ where
         .chain(std::iter::once(first))
         .filter(on_surfaces)
         .min_by(|x, y| gap(x).total_cmp(&gap(y)))
-        .unwrap_or(first)
+        .map_or((first, false), |pair| (pair, true))
 }
 
 /// The step of the finite differences that [`settle`] and the line search take.
@@ -255,7 +255,7 @@ where
         let best = match self.deepest(ctx) {
             Some(best) => best,
             None => {
-                // No deep point within the cap. A pair that only touches (within the tolerance)
+                // No deep point within the cap. A pair that only touches (within a leaf's reach)
                 // has depth zero; a real overlap is searched level by level, whose first point
                 // is well inside it, where the separating axis below must start (the dive's
                 // first point can lie at the overlap's rim).
@@ -325,14 +325,13 @@ where
             let w = world_point(&self.pose_a, &p);
             return (0.0, w, w);
         }
-        let (pa, pb) = closest_of(&fa, &fb, &p, &rest, s.leaf_radius);
+        let ((pa, pb), on_surfaces) = closest_of(&fa, &fb, &p, &rest, s.leaf_radius);
         // Witnesses on both surfaces measure the distance themselves. Otherwise (a field that
         // only bounds the distance far from its surface, as a baked grid does outside its box,
         // walked them short) the fields' sum at the midpoint, which exact fields never put
         // below the distance. A sample just inside one shape and just outside the other can
         // sum below zero (an empty CSG solid gave -0.001 m, found by the proptest); a distance
         // is never negative.
-        let on_surfaces = fa.value(&pa).abs().max(fb.value(&pb).abs()) <= s.leaf_radius;
         let d = if on_surfaces {
             (pb - pa).norm()
         } else {

@@ -151,9 +151,10 @@ pub trait Dim<const D: usize>: 'static + Send + Sync {
     fn tangents(n: &Vector<D>) -> [Vector<D>; 2];
 }
 
-/// Newton steps of the gyroscopic update at most; from the start `x = w` the error falls
-/// quadratically and three reach f32 round-off at spins up to the solver's cap.
-const GYROSCOPIC_NEWTON_STEPS: usize = 3;
+/// Newton steps of the gyroscopic update at most. From the start `x = w` the error falls
+/// quadratically: two steps reach f32 round-off below a tenth of a radian per substep, and
+/// near the solver's cap of a quarter turn three left |L| 0.26% off where six leave 0.015%.
+const GYROSCOPIC_NEWTON_STEPS: usize = 6;
 
 fn inverse_or_zero(x: Real) -> Real {
     if x != 0.0 && x.is_finite() {
@@ -427,33 +428,41 @@ impl Dim<3> for Space<3> {
         if *w == Vector3::zeros() {
             return *w;
         }
-        let inertia = *inertia;
-        let world_inertia = |q: &Self::Rotation| {
-            let m = q.to_rotation_matrix();
-            m.matrix() * inertia * m.matrix().transpose()
-        };
-        let l = world_inertia(r) * w;
-        let l_norm2 = l.norm_squared();
+        // Worked in the body frame of each rotation, where the inertia is constant:
+        // I(R) x = R I Rᵀ x, so no world inertia matrix is ever formed.
+        let m = r.to_rotation_matrix().into_inner();
+        let lb = inertia * m.tr_mul(w);
+        let l = m * lb;
+        let l_norm2 = lb.norm_squared();
         // A spin along a principal axis (or an isotropic body) has no gyroscopic change.
         if w.cross(&l).norm_squared() <= 1e-12 * w.norm_squared() * l_norm2 {
             return *w;
         }
         // Newton on F(x) = I(R₂) x - L, where R₂ is the rotation reached at the midpoint spin
-        // (w + x) / 2 (the spin a free body drifts at over the substep).
+        // (w + x) / 2 (the spin a free body drifts at over the substep), in R₂'s frame:
+        // Rᵀ F = I xᵦ - Rᵀ L with the Jacobian I + (I [xᵦ]× - [I xᵦ]×) h / 2.
         let mut x = *w;
         for _ in 0..GYROSCOPIC_NEWTON_STEPS {
-            let r2 = Self::integrate_rotation(r, &((w + x) * 0.5), h);
-            let i2 = world_inertia(&r2);
-            let l2 = i2 * x;
-            let f = l2 - l;
-            if f.norm_squared() <= 1e-14 * l_norm2 {
+            let m2 = Self::integrate_rotation(r, &((w + x) * 0.5), h)
+                .to_rotation_matrix()
+                .into_inner();
+            let xb = m2.tr_mul(&x);
+            let l2b = inertia * xb;
+            let fb = l2b - m2.tr_mul(&l);
+            if fb.norm_squared() <= 1e-14 * l_norm2 {
                 break;
             }
-            let jacobian = i2 + (i2 * x.cross_matrix() - l2.cross_matrix()) * (0.5 * h);
+            let jacobian = inertia + (inertia * xb.cross_matrix() - l2b.cross_matrix()) * (0.5 * h);
             let Some(step) = jacobian.try_inverse() else {
                 break;
             };
-            x -= step * f;
+            let dx = m2 * (step * fb);
+            x -= dx;
+            // Newton's error after a step is about h |x| times the step's relative size
+            // squared: below f32 round-off, the next residual need not be formed.
+            if h * x.norm() * dx.norm_squared() <= 1e-7 * x.norm_squared() {
+                break;
+            }
         }
         x
     }
@@ -494,6 +503,45 @@ mod tests {
             Vector3::new(-0.5, 0.3, 0.2),
             Vector3::new(0.1, -0.7, 0.4),
         );
+    }
+
+    #[test]
+    fn gyroscopic_update_keeps_the_world_angular_momentum() {
+        // Bodies with unequal moments in turned principal frames, started in many
+        // orientations and spinning about many axes, up to the solver's cap of a quarter turn
+        // per substep: the update's end spin x must satisfy I(R₂) x = L, R₂ the rotation at the
+        // midpoint spin. Within 2e-5 of |L| up to half a radian per substep (f32 round-off of
+        // the rotations and products, a few ulps, grown by cancellation), 2e-4 up to the cap.
+        let h = 1.0 / 240.0;
+        let frame = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.8, 0.5));
+        let principal = Matrix3::from_diagonal(&Vector3::new(0.1, 0.37, 0.45));
+        let f = frame.to_rotation_matrix().into_inner();
+        let inertia = f * principal * f.transpose();
+        for k in 0..200 {
+            let t = k as Real;
+            let r = UnitQuaternion::from_scaled_axis(Vector3::new(
+                (t * 0.37).sin() * 3.0,
+                (t * 0.71).cos() * 3.0,
+                (t * 1.13).sin(),
+            ));
+            let axis = Vector3::new((t * 0.53).cos(), (t * 0.29).sin(), (t * 0.91).cos() + 0.1);
+            let speed = 0.25 * std::f32::consts::PI / h * ((k % 20) as Real / 19.0).powi(2) + 0.1;
+            let w = axis.normalize() * speed;
+            let m = r.to_rotation_matrix().into_inner();
+            let l = m * (inertia * m.tr_mul(&w));
+            let x = Space::<3>::gyroscopic(&r, &inertia, &w, h);
+            let m2 = Space::<3>::rotation_matrix(&Space::<3>::integrate_rotation(
+                &r,
+                &((w + x) * 0.5),
+                h,
+            ));
+            let l2 = m2 * (inertia * m2.tr_mul(&x));
+            let (off, tolerance) = (
+                (l2 - l).norm() / l.norm(),
+                if h * speed <= 0.5 { 2e-5 } else { 2e-4 },
+            );
+            assert!(off < tolerance, "{speed} rad/s: |L| off by {off} of |L|");
+        }
     }
 
     #[test]

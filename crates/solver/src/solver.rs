@@ -40,7 +40,7 @@ use crate::contact::{ContactConstraint, StepContext};
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::softness::Softness;
 use crate::view::BodyView;
-use crate::wide::{Bundle, Sources, WidePoint, WideWork};
+use crate::wide::{Sources, WidePass, WideWork};
 use fathom_math::{Dim, Real, Space, Vector};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -598,7 +598,7 @@ fn warm_start<const D: usize>(
         work,
         Sweep::Forward,
         |c, points| c.warm_start(points, &view),
-        |b, points| b.warm_start(points, &view),
+        &WidePass::WarmStart(&view),
     );
 }
 
@@ -657,13 +657,8 @@ fn solve<const D: usize>(
             Prepared::record_substep(points);
         }
     };
-    let wide = |b: &Bundle<D>, points: &mut [WidePoint<D>]| {
-        b.solve(points, &view, ctx, use_bias);
-        if !use_bias {
-            Bundle::record_substep(points);
-        }
-    };
-    schedule.for_each_wide(work, sweep, single, wide);
+    let wide = WidePass::Solve(&view, ctx, use_bias);
+    schedule.for_each_wide(work, sweep, single, &wide);
 }
 
 /// Stage: move every non-static body over one substep: by its velocity, or along its exact

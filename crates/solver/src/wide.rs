@@ -6,6 +6,8 @@
 //! the eight bodies' velocities into lanes, runs the arithmetic of `prepared.rs` on all four
 //! lanes, and stores them back. Each lane does exactly the scalar pass's operations in the
 //! same order, so a lane's bits are the ones the scalar pass gives its contact.
+//! On x86-64 processors with AVX2 the passes and the fill run in builds for it, chosen at run
+//! time: the same operations (no fused multiply-add), so the same bits, in fewer instructions.
 //!
 //! Bundles are packed after the prepare stage, colour by colour in colour order. A colour's
 //! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
@@ -326,7 +328,7 @@ where
     /// `k` for A's lane `k`, bit `4 + k` for B's): the real lanes' dynamic bodies (static
     /// and kinematic ones are shared between the contacts of a colour, and a body the
     /// guards froze is static).
-    #[inline]
+    #[inline(always)]
     fn body_floats(&self, view: &BodyView<'_, D>) -> ([[*mut Real; LANES]; 2], u8) {
         assert!(
             (self.max_body as usize) < view.len(),
@@ -353,7 +355,7 @@ where
     }
 
     /// The first `n` floats of the lanes' bodies, as columns (A's, B's).
-    #[inline]
+    #[inline(always)]
     fn load(p: &[[*mut Real; LANES]; 2], n: usize) -> [Columns; 2] {
         debug_assert!(n <= motion_floats::<D>());
         // SAFETY: `body_floats` gives pointers to live bodies, which lead with
@@ -362,7 +364,7 @@ where
     }
 
     /// The velocity columns back into the bodies `write` names.
-    #[inline]
+    #[inline(always)]
     fn store(p: &[[*mut Real; LANES]; 2], write: u8, c: &[Columns; 2]) {
         let n = velocity_floats::<D>();
         for s in 0..2 {
@@ -375,7 +377,7 @@ where
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn gap(&self, c: &[Columns; 2]) -> WideGap<D> {
         let (ang, lin) = (L::<D>::ANG_FLOATS, D);
         let dp = |c: &Columns| -> Vector4x<D> { std::array::from_fn(|i| c[lin + ang + i]) };
@@ -390,6 +392,7 @@ where
     }
 
     /// [`Prepared::warm_start`] in lanes.
+    #[inline(always)]
     pub(crate) fn warm_start(&self, points: &[WidePoint<D>], view: &BodyView<'_, D>) {
         let (ptrs, write) = self.body_floats(view);
         let mut columns = Self::load(&ptrs, velocity_floats::<D>());
@@ -412,6 +415,7 @@ where
 
     /// One pass of the normal constraints and then of friction: [`Prepared::solve_normal`]
     /// and [`Prepared::solve_friction`] in lanes, on one load of the bodies.
+    #[inline(always)]
     pub(crate) fn solve(
         &self,
         points: &mut [WidePoint<D>],
@@ -433,6 +437,7 @@ where
         Self::store(&ptrs, write, &columns);
     }
 
+    #[inline(always)]
     fn solve_normal(
         &self,
         points: &mut [WidePoint<D>],
@@ -477,6 +482,7 @@ where
     }
 
     /// [`Prepared::solve_friction`] along the one tangent of 2D.
+    #[inline(always)]
     fn solve_friction_line(&self, points: &mut [WidePoint<D>], pair: &mut WidePair<D>) {
         let t = &self.tangents[0];
         for p in points.iter_mut() {
@@ -492,6 +498,7 @@ where
     }
 
     /// [`Prepared::solve_friction`] in the tangent plane of 3D, along the slip.
+    #[inline(always)]
     fn solve_friction_plane(&self, points: &mut [WidePoint<D>], pair: &mut WidePair<D>) {
         let [t0, t1] = &self.tangents;
         let zero = F4::ZERO;
@@ -517,9 +524,41 @@ where
     }
 
     /// [`Prepared::record_substep`] in lanes.
+    #[inline(always)]
     pub(crate) fn record_substep(points: &mut [WidePoint<D>]) {
         for p in points.iter_mut() {
             p.total_normal_impulse += p.normal_impulse;
+        }
+    }
+}
+
+/// A contact pass over bundles, as a value rather than a closure so that it inlines into
+/// the processor-specific loops of `colour.rs`.
+pub(crate) enum WidePass<'a, 'v, const D: usize>
+where
+    Space<D>: Dim<D>,
+{
+    /// [`Bundle::warm_start`].
+    WarmStart(&'a BodyView<'v, D>),
+    /// [`Bundle::solve`], biased or not; the unbiased (relax) pass records the substep.
+    Solve(&'a BodyView<'v, D>, &'a StepContext, bool),
+}
+
+impl<const D: usize> WidePass<'_, '_, D>
+where
+    Space<D>: Dim<D>,
+{
+    /// The pass on bundle `b` with its point slots.
+    #[inline(always)]
+    pub(crate) fn run(&self, b: &Bundle<D>, points: &mut [WidePoint<D>]) {
+        match *self {
+            Self::WarmStart(view) => b.warm_start(points, view),
+            Self::Solve(view, ctx, use_bias) => {
+                b.solve(points, view, ctx, use_bias);
+                if !use_bias {
+                    Bundle::record_substep(points);
+                }
+            }
         }
     }
 }
@@ -753,14 +792,7 @@ fn fill<const D: usize>(
     Space<D>: Dim<D>,
 {
     if bundles.len() <= FILL_TASK {
-        for b in bundles {
-            let range = b.points();
-            b.fill(
-                &mut slots[range.start - base..range.end - base],
-                contacts,
-                sources,
-            );
-        }
+        fill_leaf(bundles, slots, base, contacts, sources);
         return;
     }
     let (lo, hi) = bundles.split_at_mut(bundles.len() / 2);
@@ -772,6 +804,61 @@ fn fill<const D: usize>(
     );
 }
 
+/// [`fill`]'s serial part: each bundle in turn; with AVX2 where the processor has it.
+fn fill_leaf<const D: usize>(
+    bundles: &mut [Bundle<D>],
+    slots: &mut [WidePoint<D>],
+    base: usize,
+    contacts: &[Prepared<D>],
+    sources: &Sources<'_, D>,
+) where
+    Space<D>: Dim<D>,
+{
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        unsafe { fill_leaf_avx2(bundles, slots, base, contacts, sources) };
+        return;
+    }
+    fill_leaf_plain(bundles, slots, base, contacts, sources);
+}
+
+#[inline(always)]
+fn fill_leaf_plain<const D: usize>(
+    bundles: &mut [Bundle<D>],
+    slots: &mut [WidePoint<D>],
+    base: usize,
+    contacts: &[Prepared<D>],
+    sources: &Sources<'_, D>,
+) where
+    Space<D>: Dim<D>,
+{
+    for b in bundles {
+        let range = b.points();
+        b.fill(
+            &mut slots[range.start - base..range.end - base],
+            contacts,
+            sources,
+        );
+    }
+}
+
+/// [`fill_leaf_plain`] compiled for AVX2: the same operations in the same order (no fused
+/// multiply-add), so the same bits, in fewer instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fill_leaf_avx2<const D: usize>(
+    bundles: &mut [Bundle<D>],
+    slots: &mut [WidePoint<D>],
+    base: usize,
+    contacts: &[Prepared<D>],
+    sources: &Sources<'_, D>,
+) where
+    Space<D>: Dim<D>,
+{
+    fill_leaf_plain(bundles, slots, base, contacts, sources);
+}
+
 impl<const D: usize> Bundle<D>
 where
     Space<D>: Dim<D>,
@@ -779,6 +866,7 @@ where
     /// Every lane of the bundle from its contacts, and its `slots` prepared in lanes (what
     /// [`Prepared::prepare_points`] does, lane by lane with the same bits); a lane without a
     /// contact, or without a point in a slot, gets zeros.
+    #[inline(always)]
     fn fill(
         &mut self,
         slots: &mut [WidePoint<D>],
@@ -805,6 +893,7 @@ where
 
     /// Point slot `j` of every lane (`points`: each lane's contact points, an unused lane's
     /// come out as garbage for the caller to zero).
+    #[inline(always)]
     fn prepare_slot(
         &self,
         j: usize,
@@ -917,6 +1006,7 @@ where
 mod tests {
     use super::*;
     use crate::body::Motion;
+    use crate::colour::run_bundles;
     use crate::contact::{ContactConstraint, ContactPoint};
     use crate::solver::SolverSettings;
     use fathom_math::Vector;
@@ -1058,12 +1148,13 @@ mod tests {
             work.pack(std::iter::once((0..lanes, false)), &contacts, &sources);
             assert_eq!(work.bundles.len(), 1);
             {
+                // Through the solver's own loop, so the processor-specific build (AVX2 where
+                // there is one) is the one checked.
                 let view = BodyView::new(&mut wide_bodies);
-                let b = &work.bundles[0];
-                let slots = &mut work.points[b.points()];
-                b.warm_start(slots, &view);
+                let (bundles, slots) = (&work.bundles, &mut work.points);
+                run_bundles(bundles, slots, 0, &WidePass::WarmStart(&view));
                 for use_bias in [true, false] {
-                    b.solve(slots, &view, &ctx, use_bias);
+                    run_bundles(bundles, slots, 0, &WidePass::Solve(&view, &ctx, use_bias));
                 }
             }
             // The bouncing lanes go back to their scalar points, the others straight to

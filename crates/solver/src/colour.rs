@@ -23,6 +23,9 @@ use std::ops::Range;
 /// in a stack touches up to about a dozen others; this leaves room for piles.
 pub const MAX_COLOURS: usize = 24;
 
+// A body's taken colours are the bits of a `u32`.
+const _: () = assert!(MAX_COLOURS <= 32);
+
 /// Contacts per parallel task: about 20 µs of passes, well above what handing a task to
 /// another thread costs on a loaded machine (measured: with 64, the 385-box pyramid took twice
 /// as long on two threads as on one).
@@ -55,12 +58,11 @@ pub(crate) struct Schedule {
 /// between steps (`used` of them are live), so a steady step colours without allocating.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Colourer {
-    /// Per colour, a bit per body: taken by a contact of the colour.
-    taken: Vec<Vec<u64>>,
+    /// Per body, a bit per colour: taken by a contact of the colour.
+    taken: Vec<u32>,
     members: Vec<Vec<u32>>,
     overflow: Vec<u32>,
     used: usize,
-    words: usize,
 }
 
 impl Colourer {
@@ -68,44 +70,36 @@ impl Colourer {
     fn reset(&mut self, bodies: usize) {
         self.used = 0;
         self.overflow.clear();
-        self.words = bodies.div_ceil(64);
+        self.taken.clear();
+        self.taken.resize(bodies, 0);
     }
 
-    fn free(&self, colour: usize, bodies: &[Option<usize>; 2]) -> bool {
-        let taken = &self.taken[colour];
-        bodies
-            .iter()
-            .flatten()
-            .all(|&b| taken[b / 64] & (1 << (b % 64)) == 0)
-    }
-
-    /// Opens colour `self.used`, reusing the tables of an earlier step's colour.
+    /// Opens colour `self.used`, reusing the member list of an earlier step's colour.
     fn open(&mut self) -> usize {
         let c = self.used;
-        if c == self.taken.len() {
-            self.taken.push(Vec::new());
+        if c == self.members.len() {
             self.members.push(Vec::new());
         }
-        self.taken[c].clear();
-        self.taken[c].resize(self.words, 0);
         self.members[c].clear();
         self.used += 1;
         c
     }
 
-    /// Puts contact `index`, whose dynamic bodies are `bodies`, in the first free colour.
+    /// Puts contact `index`, whose dynamic bodies are `bodies`, in the first free colour:
+    /// the lowest colour neither body has taken.
     fn add(&mut self, index: u32, bodies: [Option<usize>; 2]) {
-        let found = (0..self.used).find(|&c| self.free(c, &bodies));
-        let colour = match found {
-            Some(c) => c,
-            None if self.used < MAX_COLOURS => self.open(),
-            None => {
+        let taken = bodies.iter().flatten().fold(0, |t, &b| t | self.taken[b]);
+        let first_free = (!taken).trailing_zeros() as usize;
+        let colour = match first_free {
+            c if c < self.used => c,
+            _ if self.used < MAX_COLOURS => self.open(),
+            _ => {
                 self.overflow.push(index);
                 return;
             }
         };
         for &b in bodies.iter().flatten() {
-            self.taken[colour][b / 64] |= 1 << (b % 64);
+            self.taken[b] |= 1 << colour;
         }
         self.members[colour].push(index);
     }

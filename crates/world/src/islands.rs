@@ -91,6 +91,8 @@ pub(crate) struct SleepState {
 #[derive(Default)]
 pub(crate) struct ColliderMotion {
     slots: Vec<Option<(u32, (bool, bool))>>,
+    /// Some collider's body sleeps (none: no pair is asleep, no island to wake).
+    asleep: bool,
 }
 
 impl ColliderMotion {
@@ -106,6 +108,11 @@ impl ColliderMotion {
     /// The collider is live and its body takes part in this step's collision.
     pub(crate) fn moves(&self, c: ColliderHandle) -> bool {
         self.flags(c).is_some_and(|(mover, _)| mover)
+    }
+
+    /// True when some collider's body sleeps.
+    pub(crate) fn any_asleep(&self) -> bool {
+        self.asleep
     }
 
     /// Both colliders live, neither body a mover, and at least one asleep: a pair whose
@@ -272,7 +279,11 @@ where
 
     /// Step stage after the narrowphase: islands touched by awake bodies wake, and
     /// their cached manifolds (with static bodies and among themselves) join `found`.
-    pub(crate) fn wake_touched(&mut self, found: &mut Found<D>) {
+    /// `motion` is the step's collider table: with no body asleep there is nothing to wake.
+    pub(crate) fn wake_touched(&mut self, found: &mut Found<D>, motion: &ColliderMotion) {
+        if !motion.any_asleep() {
+            return;
+        }
         let mut woken: BTreeSet<BodyHandle> = BTreeSet::new();
         let mut islands: Vec<u64> = Vec::new();
         for FoundPair { a, b, .. } in found.iter() {
@@ -356,10 +367,13 @@ where
         let slots = &mut motion.slots;
         slots.clear();
         slots.resize(self.colliders.capacity_index(), None);
+        let mut asleep = false;
         for (h, c) in self.colliders.iter() {
             let flags = (self.is_mover(c.body), self.sleep.sleeping(c.body));
+            asleep |= flags.1;
             slots[h.0.index as usize] = Some((h.0.generation, flags));
         }
+        motion.asleep = asleep;
     }
 
     /// Records how many non-static bodies the solver got this step.

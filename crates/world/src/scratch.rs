@@ -6,7 +6,7 @@ use crate::arena::ColliderHandle;
 use crate::ccd_stage::Sweep;
 use crate::contacts::{CachedManifold, PairContacts};
 use crate::events::Touch;
-use crate::islands::{ColliderMotion, Found};
+use crate::islands::{ColliderMotion, Found, FoundPair};
 use crate::reuse::{PairBasis, SeparatedPair};
 use fathom_math::{Dim, Pose, Real, Space};
 use fathom_narrowphase::Manifold;
@@ -92,16 +92,14 @@ where
         self.found = found;
     }
 
-    /// Each found pair's buffer in the old cache, cleared, into the job buffer its new
+    /// The found pair `f`'s buffer in the old cache, cleared, into the job buffer its new
     /// manifolds were taken from: a settled step's pairs swap the same two buffers back and
     /// forth, found by index.
-    pub fn give_back(&mut self, found: &Found<D>, old_cache: &mut [PairContacts<D>]) {
-        for f in found {
-            if let (Some(job), Some(cached)) = (f.job, f.cached) {
-                let mut spent = std::mem::take(&mut old_cache[cached].manifolds);
-                spent.clear();
-                self.buffers[job] = spent;
-            }
+    pub fn give_back(&mut self, f: &FoundPair<D>, old_cache: &mut [PairContacts<D>]) {
+        if let (Some(job), Some(cached)) = (f.job, f.cached) {
+            let mut spent = std::mem::take(&mut old_cache[cached].manifolds);
+            spent.clear();
+            self.buffers[job] = spent;
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
 use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
-use crate::islands::{ColliderMotion, Found, FoundPair};
+use crate::islands::{ColliderMotion, Found};
 use crate::profile::{Laps, StepProfile};
 use crate::reuse::{reusable_shape, PairBasis, SeparatedPair};
 use crate::scratch::{PairJob, StepScratch};
@@ -282,14 +282,13 @@ where
             let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
                 reused += usize::from(carried);
-                scratch.found.push(FoundPair {
+                let pair = PairContacts {
                     a: j.a,
                     b: j.b,
                     manifolds: std::mem::take(out),
                     basis,
-                    cached: j.cached,
-                    job: Some(k),
-                });
+                };
+                scratch.found.push(pair, j.cached, Some(k));
             } else if let Some(basis) = basis {
                 apart += usize::from(carried);
                 scratch.separated.push(SeparatedPair {
@@ -395,7 +394,7 @@ where
         } = scratch;
         firsts.clear();
         let mut total = 0;
-        for f in found {
+        for f in &found.pairs {
             firsts.push(total);
             total += f.manifolds.len();
         }
@@ -403,7 +402,7 @@ where
         let placeholder = ContactConstraint::new(0, 0, Vector::<D>::zeros(), 0.0, 0.0, []);
         constraints.resize(total, placeholder);
         let index = &index[..];
-        for_each_pair_range(found, firsts, constraints, &|f, out| {
+        for_each_pair_range(&found.pairs, firsts, constraints, &|f, out| {
             self.pair_constraints(f, index, out)
         });
     }
@@ -411,7 +410,7 @@ where
     /// One found pair's constraints into `out`, one per manifold.
     fn pair_constraints(
         &self,
-        f: &FoundPair<D>,
+        f: &PairContacts<D>,
         index: &[usize],
         out: &mut [ContactConstraint<D>],
     ) {
@@ -474,6 +473,7 @@ where
         self.cache_settled = settled;
         let solved = &scratch.constraints[..];
         found
+            .pairs
             .par_iter_mut()
             .zip(scratch.firsts.par_windows(2))
             .with_min_len(PAIR_TASK)
@@ -481,35 +481,30 @@ where
                 store_impulses(&mut f.manifolds, &solved[range[0]..range[1]]);
             });
         let mut old_cache = std::mem::take(&mut self.contacts);
-        let mut fresh = std::mem::take(&mut scratch.fresh);
-        fresh.clear();
-        for f in found.iter_mut() {
+        for f in &found.from {
             scratch.give_back(f, &mut old_cache);
-            fresh.push(PairContacts {
-                a: f.a,
-                b: f.b,
-                manifolds: std::mem::take(&mut f.manifolds),
-                basis: f.basis.take(),
-            });
         }
         let motion = &mut scratch.motion;
         self.collider_motion(motion);
         // A found pair has a mover, so it is never asleep: with no sleeping pair to carry
-        // over, the cache is the found pairs, already in pair order.
+        // over, the cache is the found pairs, already in pair order, moved whole.
         let sleeping = |o: &PairContacts<D>| motion.pair_asleep(o.a, o.b);
-        let spare = if motion.any_asleep() && old_cache.iter().any(sleeping) {
+        if motion.any_asleep() && old_cache.iter().any(sleeping) {
             let mut cache = std::mem::take(&mut scratch.cache);
             cache.clear();
-            merge_sleeping(&mut cache, fresh.drain(..), old_cache.drain(..), motion);
+            merge_sleeping(
+                &mut cache,
+                found.pairs.drain(..),
+                old_cache.drain(..),
+                motion,
+            );
             self.contacts = cache;
-            fresh
+            scratch.cache = old_cache;
         } else {
-            self.contacts = fresh;
-            std::mem::take(&mut scratch.cache)
-        };
-        old_cache.clear();
-        scratch.cache = old_cache;
-        scratch.fresh = spare;
+            // The old cache's list, emptied, is the next step's found list.
+            old_cache.clear();
+            self.contacts = std::mem::replace(&mut found.pairs, old_cache);
+        }
         true
     }
 }

@@ -13,7 +13,7 @@ use fathom_math::{Dim, ManifoldPoints, Real, Space, Vector};
 use serde::{Deserialize, Serialize};
 
 /// One contact point as the world keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct CachedPoint<const D: usize> {
     /// Point on collider A's surface, world, metres (at the start of the last step).

@@ -208,8 +208,11 @@ where
         let sensors = self.sensor_overlaps();
         let mut events = if cache_changed || !sensors.is_empty() || self.touching.len() != now.len()
         {
-            now.extend(sensors);
-            now.sort_unstable_by_key(Touch::key);
+            // The contacts come in pair order: only sensors need sorting in.
+            if !sensors.is_empty() {
+                now.extend(sensors);
+                now.sort_unstable_by_key(Touch::key);
+            }
             self.touch_changes(now)
         } else {
             // The same contacts touching, and no sensor overlapping before or now.
@@ -227,20 +230,15 @@ where
     /// cache and the old touching set are both in pair order: one merge walk tells which
     /// pairs touched before.
     fn touching_contacts(&self, out: &mut Vec<Touch>) {
-        let mut before = self.touching.iter().map(Touch::key).peekable();
+        let before = &self.touching[..];
+        let mut k = 0;
         for p in &self.contacts {
             let key = p.key();
-            while before.next_if(|k| *k < key).is_some() {}
-            let was = before.next_if_eq(&key).is_some();
-            let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b)) else {
-                continue;
-            };
-            let reach = if was {
-                ca.margin.max(cb.margin).max(TOUCH_SLOP)
-            } else {
-                TOUCH_SLOP
-            };
-            if pair_touches(p, reach) {
+            while before.get(k).is_some_and(|t| t.key() < key) {
+                k += 1;
+            }
+            let was = before.get(k).is_some_and(|t| t.key() == key);
+            if self.contact_touches(p, was) {
                 out.push(Touch {
                     a: p.a,
                     b: p.b,
@@ -248,6 +246,23 @@ where
                 });
             }
         }
+    }
+
+    /// Whether the cached pair `p` touches, `was` saying whether it touched before. The
+    /// reach is at least [`TOUCH_SLOP`], so a point within that answers before the colliders'
+    /// margins are looked up (most pairs of a resting pile). Cached pairs are of live
+    /// colliders (removal drops a collider's pairs; a restore checks them).
+    fn contact_touches(&self, p: &PairContacts<D>, was: bool) -> bool {
+        if pair_touches(p, TOUCH_SLOP) {
+            return true;
+        }
+        if !was {
+            return false;
+        }
+        let (Some(ca), Some(cb)) = (self.colliders.get(p.a), self.colliders.get(p.b)) else {
+            return false;
+        };
+        pair_touches(p, ca.margin.max(cb.margin).max(TOUCH_SLOP))
     }
 
     /// Candidate pairs with exactly one sensor that overlap at the end of the step,
@@ -299,7 +314,14 @@ where
     /// Started/entered for pairs new in `now`, stopped/exited for pairs gone from it.
     fn touch_changes(&self, now: &[Touch]) -> Vec<WorldEvent<D>> {
         let mut out = Vec::new();
-        let (mut i, mut j) = (0, 0);
+        // A settled step's sets are mostly the same: the common start has no events.
+        let same = self
+            .touching
+            .iter()
+            .zip(now)
+            .take_while(|(o, n)| o == n)
+            .count();
+        let (mut i, mut j) = (same, same);
         while i < self.touching.len() || j < now.len() {
             let old = self.touching.get(i);
             let new = now.get(j);

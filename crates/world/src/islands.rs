@@ -22,10 +22,9 @@
 //! step (the bodies have not moved since the cache was written).
 
 use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
-use crate::contacts::{pair_key as key, CachedManifold, PairContacts};
+use crate::contacts::PairContacts;
 use crate::desc::BodyKind;
 use crate::error::{check_non_negative, check_positive, WorldError};
-use crate::reuse::PairBasis;
 use crate::world::World;
 use fathom_math::{Dim, Real, Space, Vector};
 use fathom_solver::{Motion, SolverBody};
@@ -91,6 +90,8 @@ pub(crate) struct SleepState {
 #[derive(Default)]
 pub(crate) struct ColliderMotion {
     slots: Vec<Option<(u32, (bool, bool))>>,
+    /// Some collider's body sleeps (none: no pair is asleep, no island to wake).
+    asleep: bool,
 }
 
 impl ColliderMotion {
@@ -108,6 +109,11 @@ impl ColliderMotion {
         self.flags(c).is_some_and(|(mover, _)| mover)
     }
 
+    /// True when some collider's body sleeps.
+    pub(crate) fn any_asleep(&self) -> bool {
+        self.asleep
+    }
+
     /// Both colliders live, neither body a mover, and at least one asleep: a pair whose
     /// cached contacts stay as they are.
     pub(crate) fn pair_asleep(&self, a: ColliderHandle, b: ColliderHandle) -> bool {
@@ -118,25 +124,74 @@ impl ColliderMotion {
     }
 }
 
-/// The step's manifolds by collider pair, as the pipeline gathers them.
-pub(crate) type Found<const D: usize> = Vec<FoundPair<D>>;
-
-/// One pair's manifolds of this step, and what they were computed from (`reuse.rs`).
-pub(crate) struct FoundPair<const D: usize>
+/// The step's manifolds by collider pair, in pair order, as the pipeline gathers them: in
+/// the cache's form, so that they become the cache by a move (`World::cache_contacts`), and
+/// beside them where each came from.
+pub(crate) struct Found<const D: usize>
 where
     Space<D>: Dim<D>,
 {
+    /// Each pair's manifolds and what they were computed from (`reuse.rs`): each point
+    /// carries its warm start, and the solved impulses once the solver has run.
+    pub pairs: Vec<PairContacts<D>>,
+    /// Where each pair's manifolds came from (`from[i]` is of `pairs[i]`).
+    pub from: Vec<FoundFrom>,
+}
+
+impl<const D: usize> Default for Found<D>
+where
+    Space<D>: Dim<D>,
+{
+    fn default() -> Self {
+        Self {
+            pairs: Vec::new(),
+            from: Vec::new(),
+        }
+    }
+}
+
+/// Where a found pair's manifolds came from; its colliders too, which the islands read after
+/// the manifolds went into the cache.
+#[derive(Clone, Copy)]
+pub(crate) struct FoundFrom {
     pub a: ColliderHandle,
     pub b: ColliderHandle,
-    /// In the cache's form: each point carries its warm start, and the solved impulses once
-    /// the solver has run.
-    pub manifolds: Vec<CachedManifold<D>>,
-    pub basis: Option<PairBasis<D>>,
     /// The pair's index in the world's contact cache, if it has one.
     pub cached: Option<usize>,
-    /// The narrowphase job whose manifold buffer `manifolds` is (none for a pair carried
-    /// over from a woken island).
+    /// The narrowphase job whose manifold buffer the pair's manifolds are (none for a pair
+    /// carried over from a woken island).
     pub job: Option<usize>,
+}
+
+impl<const D: usize> Found<D>
+where
+    Space<D>: Dim<D>,
+{
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.pairs.clear();
+        self.from.clear();
+    }
+
+    pub fn push(&mut self, pair: PairContacts<D>, cached: Option<usize>, job: Option<usize>) {
+        let (a, b) = (pair.a, pair.b);
+        self.pairs.push(pair);
+        self.from.push(FoundFrom { a, b, cached, job });
+    }
+
+    /// Back in pair order after pairs were added out of it.
+    fn sort(&mut self) {
+        let mut both: Vec<_> = self.pairs.drain(..).zip(self.from.drain(..)).collect();
+        both.sort_by_key(|(p, _)| p.key());
+        (self.pairs, self.from) = both.into_iter().unzip();
+    }
 }
 
 /// Union–find whose roots are the smallest member (deterministic ids).
@@ -272,10 +327,14 @@ where
 
     /// Step stage after the narrowphase: islands touched by awake bodies wake, and
     /// their cached manifolds (with static bodies and among themselves) join `found`.
-    pub(crate) fn wake_touched(&mut self, found: &mut Found<D>) {
+    /// `motion` is the step's collider table: with no body asleep there is nothing to wake.
+    pub(crate) fn wake_touched(&mut self, found: &mut Found<D>, motion: &ColliderMotion) {
+        if !motion.any_asleep() {
+            return;
+        }
         let mut woken: BTreeSet<BodyHandle> = BTreeSet::new();
         let mut islands: Vec<u64> = Vec::new();
-        for FoundPair { a, b, .. } in found.iter() {
+        for FoundFrom { a, b, .. } in &found.from {
             for c in [a, b] {
                 if let Some(island) = self
                     .colliders
@@ -310,22 +369,21 @@ where
         if woken.is_empty() {
             return;
         }
-        let have: BTreeSet<(u64, u64)> = found.iter().map(|f| key(f.a, f.b)).collect();
+        let have: BTreeSet<(u64, u64)> = found.pairs.iter().map(PairContacts::key).collect();
         for (i, p) in self.contacts.iter().enumerate() {
             if have.contains(&p.key()) || !self.cached_pair_wakes_with(p, &woken) {
                 continue;
             }
-            found.push(FoundPair {
+            let pair = PairContacts {
                 a: p.a,
                 b: p.b,
                 manifolds: p.manifolds.clone(),
                 // Asleep, neither body moved since the points were placed.
                 basis: p.basis.clone(),
-                cached: Some(i),
-                job: None,
-            });
+            };
+            found.push(pair, Some(i), None);
         }
-        found.sort_by_key(|f| key(f.a, f.b));
+        found.sort();
     }
 
     /// A cached pair is reused for a woken island when one body woke this step and
@@ -356,10 +414,13 @@ where
         let slots = &mut motion.slots;
         slots.clear();
         slots.resize(self.colliders.capacity_index(), None);
+        let mut asleep = false;
         for (h, c) in self.colliders.iter() {
             let flags = (self.is_mover(c.body), self.sleep.sleeping(c.body));
+            asleep |= flags.1;
             slots[h.0.index as usize] = Some((h.0.generation, flags));
         }
+        motion.asleep = asleep;
     }
 
     /// Records how many non-static bodies the solver got this step.
@@ -395,6 +456,7 @@ where
         let mut restless = vec![false; awake.len()];
         let body_of = |c: ColliderHandle| self.colliders.get(c).map(|c| c.body);
         let edges = found
+            .from
             .iter()
             .filter_map(|f| Some((body_of(f.a)?, body_of(f.b)?)))
             .chain(self.joints.arena.iter().map(|(_, j)| (j.body_a, j.body_b)));

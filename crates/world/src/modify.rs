@@ -227,6 +227,7 @@ where
             return;
         };
         let manifolds = found
+            .pairs
             .iter()
             .flat_map(|f| f.manifolds.iter().map(move |m| (f, m)));
         for ((f, m), c) in manifolds.zip(constraints) {

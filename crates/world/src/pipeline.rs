@@ -16,13 +16,11 @@
 //! contacts in stage 5, and islands are rebuilt (and calm ones put to sleep)
 //! at the very end (`islands.rs`, `joints.rs`).
 
-use std::iter::Peekable;
-
 use crate::arena::{ColliderHandle, RawHandle};
 use crate::body::Collider;
 use crate::contacts::{CachedManifold, CachedPoint, PairContacts};
 use crate::desc::BodyKind;
-use crate::islands::{ColliderMotion, Found, FoundPair};
+use crate::islands::{ColliderMotion, Found};
 use crate::profile::{Laps, StepProfile};
 use crate::reuse::{reusable_shape, PairBasis, SeparatedPair};
 use crate::scratch::{PairJob, StepScratch};
@@ -101,7 +99,7 @@ where
         std::mem::swap(&mut self.separated, &mut scratch.separated);
         laps.lap(&mut p.narrowphase);
         let mut manifolds = std::mem::take(&mut scratch.found);
-        self.wake_touched(&mut manifolds);
+        self.wake_touched(&mut manifolds, &scratch.motion);
         self.solver_bodies(&mut scratch.bodies, &mut scratch.index);
         self.contact_constraints(&manifolds, &mut scratch);
         self.modify_contacts(&manifolds, &mut scratch.constraints);
@@ -213,8 +211,7 @@ where
         jobs.clear();
         self.collider_motion(motion);
         // The pairs, the cache and the separated pairs are in key order: one walk finds each.
-        let mut cached = self.contacts.iter().enumerate().peekable();
-        let mut apart = self.separated.iter().enumerate().peekable();
+        let (mut cached, mut apart) = (0, 0);
         for &(ka, kb) in &self.pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
@@ -249,8 +246,8 @@ where
                 pose_a: ca.world_pose,
                 pose_b: cb.world_pose,
                 margin,
-                cached: seek(&mut cached, (ka, kb), |(_, p)| p.key()).map(|&(i, _)| i),
-                separated: seek(&mut apart, (ka, kb), |(_, p)| p.key()).map(|&(i, _)| i),
+                cached: seek(&self.contacts, &mut cached, (ka, kb), PairContacts::key),
+                separated: seek(&self.separated, &mut apart, (ka, kb), SeparatedPair::key),
             });
         }
     }
@@ -285,14 +282,13 @@ where
             let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
                 reused += usize::from(carried);
-                scratch.found.push(FoundPair {
+                let pair = PairContacts {
                     a: j.a,
                     b: j.b,
                     manifolds: std::mem::take(out),
                     basis,
-                    cached: j.cached,
-                    job: Some(k),
-                });
+                };
+                scratch.found.push(pair, j.cached, Some(k));
             } else if let Some(basis) = basis {
                 apart += usize::from(carried);
                 scratch.separated.push(SeparatedPair {
@@ -398,7 +394,7 @@ where
         } = scratch;
         firsts.clear();
         let mut total = 0;
-        for f in found {
+        for f in &found.pairs {
             firsts.push(total);
             total += f.manifolds.len();
         }
@@ -406,7 +402,7 @@ where
         let placeholder = ContactConstraint::new(0, 0, Vector::<D>::zeros(), 0.0, 0.0, []);
         constraints.resize(total, placeholder);
         let index = &index[..];
-        for_each_pair_range(found, firsts, constraints, &|f, out| {
+        for_each_pair_range(&found.pairs, firsts, constraints, &|f, out| {
             self.pair_constraints(f, index, out)
         });
     }
@@ -414,7 +410,7 @@ where
     /// One found pair's constraints into `out`, one per manifold.
     fn pair_constraints(
         &self,
-        f: &FoundPair<D>,
+        f: &PairContacts<D>,
         index: &[usize],
         out: &mut [ContactConstraint<D>],
     ) {
@@ -429,15 +425,7 @@ where
             index[cb.body.0.index as usize],
         );
         for (m, slot) in f.manifolds.iter().zip(out) {
-            let mut c = ContactConstraint::new(ia, ib, m.normal, friction, restitution, []);
-            // The friction impulse is carried over as a vector, in this step's tangents.
-            let tangents = c.tangents;
-            c.points.extend(m.points.iter().map(|p| {
-                let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.separation, p.id);
-                let f = &p.friction_impulse;
-                point.with_warm_start(p.normal_impulse, [f.dot(&tangents[0]), f.dot(&tangents[1])])
-            }));
-            *slot = c;
+            fill_constraint(slot, [ia, ib], m, friction, restitution);
         }
     }
 
@@ -485,6 +473,7 @@ where
         self.cache_settled = settled;
         let solved = &scratch.constraints[..];
         found
+            .pairs
             .par_iter_mut()
             .zip(scratch.firsts.par_windows(2))
             .with_min_len(PAIR_TASK)
@@ -492,32 +481,30 @@ where
                 store_impulses(&mut f.manifolds, &solved[range[0]..range[1]]);
             });
         let mut old_cache = std::mem::take(&mut self.contacts);
-        scratch.give_back(found, &mut old_cache);
-        let mut fresh = std::mem::take(&mut scratch.fresh);
-        fresh.clear();
-        fresh.extend(found.iter_mut().map(|f| PairContacts {
-            a: f.a,
-            b: f.b,
-            manifolds: std::mem::take(&mut f.manifolds),
-            basis: f.basis.take(),
-        }));
+        for f in &found.from {
+            scratch.give_back(f, &mut old_cache);
+        }
         let motion = &mut scratch.motion;
         self.collider_motion(motion);
         // A found pair has a mover, so it is never asleep: with no sleeping pair to carry
-        // over, the cache is the found pairs, already in pair order.
-        let spare = if old_cache.iter().any(|o| motion.pair_asleep(o.a, o.b)) {
+        // over, the cache is the found pairs, already in pair order, moved whole.
+        let sleeping = |o: &PairContacts<D>| motion.pair_asleep(o.a, o.b);
+        if motion.any_asleep() && old_cache.iter().any(sleeping) {
             let mut cache = std::mem::take(&mut scratch.cache);
             cache.clear();
-            merge_sleeping(&mut cache, fresh.drain(..), old_cache.drain(..), motion);
+            merge_sleeping(
+                &mut cache,
+                found.pairs.drain(..),
+                old_cache.drain(..),
+                motion,
+            );
             self.contacts = cache;
-            fresh
+            scratch.cache = old_cache;
         } else {
-            self.contacts = fresh;
-            std::mem::take(&mut scratch.cache)
-        };
-        old_cache.clear();
-        scratch.cache = old_cache;
-        scratch.fresh = spare;
+            // The old cache's list, emptied, is the next step's found list.
+            old_cache.clear();
+            self.contacts = std::mem::replace(&mut found.pairs, old_cache);
+        }
         true
     }
 }
@@ -574,15 +561,19 @@ fn for_each_pair_range<T: Sync, O: Send>(
     );
 }
 
-/// In a walk over a list sorted by key, the entry with `key`, after skipping those below it
-/// (the walk's keys come in increasing order, so one walk serves every key in turn).
-fn seek<I: Iterator>(
-    sorted: &mut Peekable<I>,
+/// In a walk over `sorted` (by key) whose cursor is `at`, the index of the entry with `key`,
+/// after moving the cursor past those below it (the walk's keys come in increasing order, so
+/// one cursor serves every key in turn).
+fn seek<T>(
+    sorted: &[T],
+    at: &mut usize,
     key: (u64, u64),
-    key_of: impl Fn(&I::Item) -> (u64, u64),
-) -> Option<&I::Item> {
-    while sorted.next_if(|x| key_of(x) < key).is_some() {}
-    sorted.peek().filter(|x| key_of(x) == key)
+    key_of: impl Fn(&T) -> (u64, u64),
+) -> Option<usize> {
+    while sorted.get(*at).is_some_and(|x| key_of(x) < key) {
+        *at += 1;
+    }
+    sorted.get(*at).filter(|x| key_of(x) == key).map(|_| *at)
 }
 
 /// A narrowphase manifold in the cache's form, each point warm-started with the impulses its
@@ -608,6 +599,45 @@ where
         normal: m.normal,
         points: points.collect(),
     }
+}
+
+/// `slot` (last step's constraint, or a placeholder) made the constraint of manifold `m`
+/// between solver bodies `bodies`, as [`ContactConstraint::new`] makes it, written in place:
+/// building one and moving it in copies every point slot twice. The pattern names every
+/// field, so a field the solver adds is not left stale.
+fn fill_constraint<const D: usize>(
+    slot: &mut ContactConstraint<D>,
+    bodies: [usize; 2],
+    m: &CachedManifold<D>,
+    friction: Real,
+    restitution: Real,
+) where
+    Space<D>: Dim<D>,
+{
+    let ContactConstraint {
+        body_a,
+        body_b,
+        normal,
+        friction: slot_friction,
+        restitution: slot_restitution,
+        points,
+        tangents,
+        tangent_velocity,
+    } = slot;
+    [*body_a, *body_b] = bodies;
+    *normal = m.normal;
+    *slot_friction = friction;
+    *slot_restitution = restitution;
+    *tangents = Space::<D>::tangents(&m.normal);
+    *tangent_velocity = Vector::zeros();
+    points.clear();
+    // The friction impulse is carried over as a vector, in this step's tangents.
+    let tangents = *tangents;
+    points.extend(m.points.iter().map(|p| {
+        let point = ContactPoint::new((p.point_a + p.point_b) * 0.5, p.separation, p.id);
+        let f = &p.friction_impulse;
+        point.with_warm_start(p.normal_impulse, [f.dot(&tangents[0]), f.dot(&tangents[1])])
+    }));
 }
 
 /// A pair's solved impulses into its manifolds' points; friction as a world vector, which the

@@ -19,7 +19,7 @@
 
 use crate::arena::ColliderHandle;
 use crate::contacts::{pair_key, CachedManifold};
-use fathom_math::{Dim, Pose, Real, Space, Vector};
+use fathom_math::{Dim, ManifoldPoints, Pose, Real, Space, Vector};
 use fathom_sdf::{Sdf, Shape};
 use nalgebra::AbstractRotation;
 use serde::{Deserialize, Serialize};
@@ -138,18 +138,25 @@ where
         let move_a = pose_a * self.pose_a.inverse();
         let move_b = pose_b * self.pose_b.inverse();
         let moved = |m: &Pose<D>, v: &Vector<D>| m.transform_point(&(*v).into()).coords;
-        out.extend(cached.iter().map(|m| {
+        out.reserve(cached.len());
+        for m in cached {
             let normal = move_a.rotation * m.normal;
-            // A copy edited in place: collecting the points one by one costs more than moving
-            // them.
-            let mut points = m.points.clone();
-            for p in &mut points {
+            // Copied straight into the buffer and edited there: collecting the points one by
+            // one, or moving a finished manifold in, costs more.
+            out.push(CachedManifold {
+                normal,
+                points: ManifoldPoints::new(),
+            });
+            let points = &mut out.last_mut().expect("just pushed").points;
+            points
+                .try_extend_from_slice(&m.points)
+                .expect("the same capacity");
+            for p in points.iter_mut() {
                 p.point_a = moved(&move_a, &p.point_a);
                 p.point_b = moved(&move_b, &p.point_b);
                 p.separation = (p.point_b - p.point_a).dot(&normal);
             }
-            CachedManifold { normal, points }
-        }));
+        }
         Self {
             pose_a: *pose_a,
             pose_b: *pose_b,

@@ -6,7 +6,7 @@ use crate::arena::ColliderHandle;
 use crate::ccd_stage::Sweep;
 use crate::contacts::{CachedManifold, PairContacts};
 use crate::events::Touch;
-use crate::islands::{ColliderMotion, Found};
+use crate::islands::{ColliderMotion, Found, FoundFrom};
 use crate::reuse::{PairBasis, SeparatedPair};
 use fathom_math::{Dim, Pose, Real, Space};
 use fathom_narrowphase::Manifold;
@@ -59,11 +59,8 @@ where
     /// Per found pair, its first constraint in `constraints`, and one more entry: the
     /// total (pair `i`'s constraints are `firsts[i]..firsts[i + 1]`, one per manifold).
     pub firsts: Vec<usize>,
-    /// This step's cache entries of the found pairs, in pair order, before the sleeping
-    /// pairs are merged in.
-    pub fresh: Vec<PairContacts<D>>,
     pub solver: SolverScratch<D>,
-    /// Last step's contact cache, emptied, for the next one to fill.
+    /// A contact cache, emptied, for a step merging sleeping pairs in to fill.
     pub cache: Vec<PairContacts<D>>,
     /// Last step's touching set, emptied.
     pub touching: Vec<Touch>,
@@ -86,22 +83,20 @@ where
         }
     }
 
-    /// The step is over: `found`'s manifolds went into the cache; its list comes back empty.
+    /// The step is over: `found`'s manifolds went into the cache; its lists come back empty.
     pub fn recycle(&mut self, mut found: Found<D>) {
         found.clear();
         self.found = found;
     }
 
-    /// Each found pair's buffer in the old cache, cleared, into the job buffer its new
+    /// The found pair `f`'s buffer in the old cache, cleared, into the job buffer its new
     /// manifolds were taken from: a settled step's pairs swap the same two buffers back and
     /// forth, found by index.
-    pub fn give_back(&mut self, found: &Found<D>, old_cache: &mut [PairContacts<D>]) {
-        for f in found {
-            if let (Some(job), Some(cached)) = (f.job, f.cached) {
-                let mut spent = std::mem::take(&mut old_cache[cached].manifolds);
-                spent.clear();
-                self.buffers[job] = spent;
-            }
+    pub fn give_back(&mut self, f: &FoundFrom, old_cache: &mut [PairContacts<D>]) {
+        if let (Some(job), Some(cached)) = (f.job, f.cached) {
+            let mut spent = std::mem::take(&mut old_cache[cached].manifolds);
+            spent.clear();
+            self.buffers[job] = spent;
         }
     }
 }

@@ -85,7 +85,7 @@ where
         ctx.budget.cells += 1;
         let (a, b) = self.boxes();
         let size = ctx.settings.size;
-        let sat = separating_axis(&a, &b, size);
+        let sat = separating_axis(&a, &b, size, margin);
         if sat.separation > margin {
             return (sat, ManifoldPoints::new());
         }
@@ -107,8 +107,10 @@ where
     }
 }
 
-/// The axis of largest separation, with hysteresis for faces over edges and A over B.
-fn separating_axis<const D: usize>(a: &Obb<D>, b: &Obb<D>, size: Real) -> Sat<D>
+/// The axis of largest separation, with hysteresis for faces over edges and A over B; or,
+/// as soon as an axis separates the boxes by more than `limit`, that axis (a caller asking
+/// for contacts within `limit` needs nothing more of a pair that far apart).
+fn separating_axis<const D: usize>(a: &Obb<D>, b: &Obb<D>, size: Real, limit: Real) -> Sat<D>
 where
     Space<D>: Dim<D>,
 {
@@ -117,27 +119,39 @@ where
         let n = if d.dot(&axis) < 0.0 { -axis } else { axis };
         (d.dot(&n) - a.radius_along(&n) - b.radius_along(&n), n)
     };
-    let face_a = best((0..D).map(|i| {
+    let mut face_a = None;
+    for i in 0..D {
         let (separation, normal) = along(a.axes[i]);
         let sign = normal.dot(&a.axes[i]).signum();
-        Sat {
+        let sat = Sat {
             separation,
             normal,
             axis: Axis::FaceA(Face { axis: i, sign }),
+        };
+        if separation > limit {
+            return sat;
         }
-    }))
-    .expect("a box has faces");
-    let face_b = best((0..D).map(|j| {
+        face_a = better(face_a, sat);
+    }
+    let mut face_b = None;
+    for j in 0..D {
         let (separation, normal) = along(b.axes[j]);
         // B's reference face looks back at A, against the normal.
         let sign = -normal.dot(&b.axes[j]).signum();
-        Sat {
+        let sat = Sat {
             separation,
             normal,
             axis: Axis::FaceB(Face { axis: j, sign }),
+        };
+        if separation > limit {
+            return sat;
         }
-    }))
-    .expect("a box has faces");
+        face_b = better(face_b, sat);
+    }
+    let (face_a, face_b) = (
+        face_a.expect("a box has faces"),
+        face_b.expect("a box has faces"),
+    );
     let face = if face_b.separation > face_a.separation + FACE_TOL * size {
         face_b
     } else {
@@ -146,38 +160,40 @@ where
     if D != 3 {
         return face;
     }
-    let edge = best(
-        (0..3)
-            .flat_map(|i| (0..3).map(move |j| (i, j)))
-            .filter_map(|(i, j)| {
-                let c = cross3(&a.axes[i], &b.axes[j]);
-                let len = c.norm();
-                (len > PARALLEL_SINE).then(|| {
-                    let (separation, normal) = along(c / len);
-                    Sat {
-                        separation,
-                        normal,
-                        axis: Axis::Edge(i, j),
-                    }
-                })
-            }),
-    );
+    let mut edge = None;
+    for (i, j) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))) {
+        let c = cross3(&a.axes[i], &b.axes[j]);
+        let len = c.norm();
+        if len <= PARALLEL_SINE {
+            continue;
+        }
+        let (separation, normal) = along(c / len);
+        let sat = Sat {
+            separation,
+            normal,
+            axis: Axis::Edge(i, j),
+        };
+        if separation > limit {
+            return sat;
+        }
+        edge = better(edge, sat);
+    }
     match edge {
         Some(e) if e.separation > face.separation + EDGE_TOL * size => e,
         _ => face,
     }
 }
 
-/// The axis of largest separation of `sats`, the first of equals.
+/// The better of the best so far and `s`: the larger separation, the first of equals.
 #[inline]
-fn best<const D: usize>(sats: impl Iterator<Item = Sat<D>>) -> Option<Sat<D>>
+fn better<const D: usize>(best: Option<Sat<D>>, s: Sat<D>) -> Option<Sat<D>>
 where
     Space<D>: Dim<D>,
 {
-    sats.fold(None, |acc, s| match acc {
+    match best {
         Some(b) if b.separation >= s.separation => Some(b),
         _ => Some(s),
-    })
+    }
 }
 
 /// Face `f` of `reference` against the most opposed face of `incident`, clipped to the
@@ -315,7 +331,7 @@ where
     fn intersects(&self, ctx: &mut Ctx) -> bool {
         ctx.budget.cells += 1;
         let (a, b) = self.boxes();
-        separating_axis(&a, &b, ctx.settings.size).separation <= 0.0
+        separating_axis(&a, &b, ctx.settings.size, 0.0).separation <= 0.0
     }
 
     fn penetration(&self, ctx: &mut Ctx) -> Option<Deepest<D>> {

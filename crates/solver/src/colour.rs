@@ -13,6 +13,7 @@
 
 use crate::body::{Motion, SolverBody};
 use crate::contact::ContactConstraint;
+use crate::kernel::{self, Kernel};
 use crate::prepared::{Prepared, PreparedPoint};
 use crate::solver::{Sweep, Work};
 use crate::wide::{Bundle, WidePass, WidePoint, LANES};
@@ -326,7 +327,7 @@ fn split_bundles<const D: usize>(
     );
 }
 
-/// `f` on each bundle with its point slots; with AVX2 where the processor has it.
+/// `f` on each bundle with its point slots, in the build for this processor (`kernel.rs`).
 pub(crate) fn run_bundles<const D: usize>(
     bundles: &[Bundle<D>],
     points: &mut [WidePoint<D>],
@@ -335,43 +336,37 @@ pub(crate) fn run_bundles<const D: usize>(
 ) where
     Space<D>: Dim<D>,
 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        unsafe { run_bundles_avx2(bundles, points, base, f) };
-        return;
-    }
-    run_bundles_plain(bundles, points, base, f);
+    kernel::run(BundleLoop {
+        bundles,
+        points,
+        base,
+        f,
+    });
 }
 
-#[inline(always)]
-fn run_bundles_plain<const D: usize>(
-    bundles: &[Bundle<D>],
-    points: &mut [WidePoint<D>],
-    base: usize,
-    f: &WidePass<'_, '_, D>,
-) where
+/// [`run_bundles`]'s loop.
+struct BundleLoop<'a, 'p, const D: usize>
+where
     Space<D>: Dim<D>,
 {
-    for b in bundles {
-        let slots = b.points();
-        f.run(b, &mut points[slots.start - base..slots.end - base]);
-    }
+    bundles: &'a [Bundle<D>],
+    points: &'a mut [WidePoint<D>],
+    base: usize,
+    f: &'a WidePass<'p, 'p, D>,
 }
 
-/// [`run_bundles_plain`] compiled for AVX2: the same operations in the same order (no fused
-/// multiply-add), so the same bits, in fewer instructions (three-operand forms spill less).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_bundles_avx2<const D: usize>(
-    bundles: &[Bundle<D>],
-    points: &mut [WidePoint<D>],
-    base: usize,
-    f: &WidePass<'_, '_, D>,
-) where
+impl<const D: usize> Kernel for BundleLoop<'_, '_, D>
+where
     Space<D>: Dim<D>,
 {
-    run_bundles_plain(bundles, points, base, f);
+    #[inline(always)]
+    fn run(self) {
+        for b in self.bundles {
+            let slots = b.points();
+            let points = &mut self.points[slots.start - self.base..slots.end - self.base];
+            self.f.run(b, points);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ mod colour;
 mod constraint;
 mod contact;
 mod joints;
+mod kernel;
 mod locks;
 mod prepared;
 mod softness;

@@ -6,8 +6,7 @@
 //! the eight bodies' velocities into lanes, runs the arithmetic of `prepared.rs` on all four
 //! lanes, and stores them back. Each lane does exactly the scalar pass's operations in the
 //! same order, so a lane's bits are the ones the scalar pass gives its contact.
-//! On x86-64 processors with AVX2 the passes and the fill run in builds for it, chosen at run
-//! time: the same operations (no fused multiply-add), so the same bits, in fewer instructions.
+//! The passes and the fill run in the build for the processor (`kernel.rs`): the same bits.
 //!
 //! Bundles are packed after the prepare stage, colour by colour in colour order. A colour's
 //! last bundle may have fewer than four real lanes; the others hold zero rows and masses, so
@@ -18,6 +17,7 @@
 
 use crate::body::SolverBody;
 use crate::contact::{ContactConstraint, ContactPoint, StepContext};
+use crate::kernel::{self, Kernel};
 use crate::prepared::{Prepared, PreparedPoint, Row};
 use crate::view::BodyView;
 use fathom_math::lanes::{self, Columns, Lanes, Vector4x, F4};
@@ -792,7 +792,13 @@ fn fill<const D: usize>(
     Space<D>: Dim<D>,
 {
     if bundles.len() <= FILL_TASK {
-        fill_leaf(bundles, slots, base, contacts, sources);
+        kernel::run(FillLoop {
+            bundles,
+            slots,
+            base,
+            contacts,
+            sources,
+        });
         return;
     }
     let (lo, hi) = bundles.split_at_mut(bundles.len() / 2);
@@ -804,59 +810,31 @@ fn fill<const D: usize>(
     );
 }
 
-/// [`fill`]'s serial part: each bundle in turn; with AVX2 where the processor has it.
-fn fill_leaf<const D: usize>(
-    bundles: &mut [Bundle<D>],
-    slots: &mut [WidePoint<D>],
-    base: usize,
-    contacts: &[Prepared<D>],
-    sources: &Sources<'_, D>,
-) where
+/// [`fill`]'s serial part: each bundle in turn, in the build for this processor
+/// (`kernel.rs`).
+struct FillLoop<'a, 's, const D: usize>
+where
     Space<D>: Dim<D>,
 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        unsafe { fill_leaf_avx2(bundles, slots, base, contacts, sources) };
-        return;
-    }
-    fill_leaf_plain(bundles, slots, base, contacts, sources);
+    bundles: &'a mut [Bundle<D>],
+    slots: &'a mut [WidePoint<D>],
+    base: usize,
+    contacts: &'a [Prepared<D>],
+    sources: &'a Sources<'s, D>,
 }
 
-#[inline(always)]
-fn fill_leaf_plain<const D: usize>(
-    bundles: &mut [Bundle<D>],
-    slots: &mut [WidePoint<D>],
-    base: usize,
-    contacts: &[Prepared<D>],
-    sources: &Sources<'_, D>,
-) where
+impl<const D: usize> Kernel for FillLoop<'_, '_, D>
+where
     Space<D>: Dim<D>,
 {
-    for b in bundles {
-        let range = b.points();
-        b.fill(
-            &mut slots[range.start - base..range.end - base],
-            contacts,
-            sources,
-        );
+    #[inline(always)]
+    fn run(self) {
+        for b in self.bundles {
+            let range = b.points();
+            let slots = &mut self.slots[range.start - self.base..range.end - self.base];
+            b.fill(slots, self.contacts, self.sources);
+        }
     }
-}
-
-/// [`fill_leaf_plain`] compiled for AVX2: the same operations in the same order (no fused
-/// multiply-add), so the same bits, in fewer instructions.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fill_leaf_avx2<const D: usize>(
-    bundles: &mut [Bundle<D>],
-    slots: &mut [WidePoint<D>],
-    base: usize,
-    contacts: &[Prepared<D>],
-    sources: &Sources<'_, D>,
-) where
-    Space<D>: Dim<D>,
-{
-    fill_leaf_plain(bundles, slots, base, contacts, sources);
 }
 
 impl<const D: usize> Bundle<D>

@@ -37,6 +37,7 @@ use crate::arena::{BodyHandle, ColliderHandle, RawHandle};
 use crate::desc::BodyKind;
 use crate::pipeline::collider_aabb;
 use crate::world::World;
+use fathom_broadphase::QueryControl;
 use fathom_ccd::{CastOptions, CastResult, CastShape, Motion, ToiOptions, ToiResult};
 use fathom_math::{Aabb, Dim, Pose, Real, Space, Vector};
 use fathom_sdf::{Sdf, ShapeKind};
@@ -301,10 +302,7 @@ where
             let box0 = collider_aabb(&c.shape, &(sweep.start * c.local_pose), 0.0);
             let box1 = collider_aabb(&c.shape, &(sweep.end * c.local_pose), 0.0);
             let reach = collider_reach(c, &sweep.local_com);
-            for other in self.sweep_candidates(ch, &box0.merge(&box1)) {
-                let Some(co) = self.colliders.get(other) else {
-                    continue;
-                };
+            self.for_each_sweep_candidate(ch, &box0.merge(&box1), |co| {
                 let other_sweep = self.moving_sweep(co.body, sweeps, start);
                 let other = other_sweep
                     .as_ref()
@@ -312,12 +310,12 @@ where
                 if !may_meet(c, &box0, &sweep, reach, co, other)
                     || relative_motion(&sweep, reach, other) <= close_range
                 {
-                    continue;
+                    return;
                 }
                 if let Some(f) = self.impact_with(c, &sweep, co, other_sweep.as_ref()) {
                     earliest = Some(earliest.map_or(f, |e| e.min(f)));
                 }
-            }
+            });
         }
         earliest
     }
@@ -340,29 +338,38 @@ where
         }
     }
 
-    /// Colliders of other bodies whose box meets `swept`, that may touch `ch`, sorted.
-    fn sweep_candidates(&self, ch: ColliderHandle, swept: &Aabb<D>) -> Vec<ColliderHandle> {
+    /// Calls `f` with each collider of another body whose box meets `swept` and that may touch
+    /// `ch`, in the broadphase's order: the caller keeps the earliest impact, which no order
+    /// changes, so nothing is collected or sorted.
+    fn for_each_sweep_candidate<'w>(
+        &'w self,
+        ch: ColliderHandle,
+        swept: &Aabb<D>,
+        mut f: impl FnMut(&'w crate::body::Collider<D>),
+    ) {
         let c = self.colliders.get(ch).expect("live");
-        let keys = if self.broadphase_ready {
-            // The box is finite (finite poses, validated shapes).
-            self.broadphase.overlapping(swept).unwrap_or_default()
-        } else {
-            self.colliders.iter().map(|(h, _)| h.0.to_bits()).collect()
-        };
-        keys.into_iter()
-            .map(|k| ColliderHandle(RawHandle::from_bits(k)))
-            .filter(|&o| {
-                let Some(co) = self.colliders.get(o) else {
-                    return false;
-                };
+        let mut visit = |k: u64| {
+            let o = ColliderHandle(RawHandle::from_bits(k));
+            if let Some(co) = self.colliders.get(o) {
                 let (a, ca, b, cb) = if ch < o {
                     (ch, c, o, co)
                 } else {
                     (o, co, ch, c)
                 };
-                co.body != c.body && self.contact_allowed(a, ca, b, cb)
-            })
-            .collect()
+                if co.body != c.body && self.contact_allowed(a, ca, b, cb) {
+                    f(co);
+                }
+            }
+            QueryControl::Continue
+        };
+        if self.broadphase_ready {
+            // The box is finite (finite poses, validated shapes).
+            let _ = self.broadphase.for_each_overlapping(swept, &mut visit);
+        } else {
+            for (h, _) in self.colliders.iter() {
+                visit(h.0.to_bits());
+            }
+        }
     }
 
     /// When (fraction of the step) collider `ch` of the swept body first touches `other`.

@@ -23,8 +23,11 @@
 //! marched: the march stops within `epsilon` of the surface; a ray or ball cast then closes in
 //! on the crossing itself (a bracket of the gap's root along the cast, narrowed to 2e-6 of
 //! the hit point's distance from the shape's origin, at least 1 m, and never past the
-//! surface), also from a start within `epsilon` outside it; a capsule cast keeps the march's
-//! end.
+//! surface), also from a start within `epsilon` outside it. A capsule cast does the same with
+//! its segment search as the certificate (the outside end proven clear, the search run down to
+//! a quarter of the tolerance's worth of gap, at least two f32 ulps of the scene); at grazing
+//! incidence (cos < 0.1) it closes in by Newton steps from outside instead of a chain of
+//! proven-clear balls.
 //!
 //! ```
 //! use fathom_ccd::{sphere_cast, CastOptions, CastResult};

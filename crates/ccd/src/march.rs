@@ -4,8 +4,8 @@
 //! bound `g` on the distance from the swept shape to the surface (the field
 //! divided by its Lipschitz constant, minus the swept radius, minimised over
 //! the capsule's segment). The path is clear for at least `g`, so the march
-//! advances by `g`. It hits when the closest sample is below `epsilon` (and a probe
-//! that samples its exact gap, a ball, then refines that end to the crossing), misses
+//! advances by `g`. It hits when the closest sample is below `epsilon` (and then refines
+//! that end to the crossing, see [`Refine`]), misses
 //! once it passes `max_dist` (or leaves the shape's bounds), and reports the
 //! step cap rather than a miss when it runs out of steps.
 //!
@@ -31,6 +31,13 @@ pub(crate) struct Sample<const D: usize> {
     pub at: Vector<D>,
     /// Field evaluations spent.
     pub evals: u32,
+}
+
+impl<const D: usize> Sample<D> {
+    /// Whether the sample proves the swept shape clear of the surface here.
+    fn clear(&self) -> bool {
+        self.lower >= 0.0
+    }
 }
 
 /// A swept shape: bounds its gap to the surface around a centre.
@@ -88,15 +95,15 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
             return Ok(started_inside(field, probe.radius(), &deepest));
         }
         if s.upper < eps {
-            // A probe that samples its exact gap (a ball) closes in on the crossing itself,
-            // also from a start within epsilon outside the surface (its real distance, not 0).
-            let (t, s) = if opts.refine && s.lower == s.upper {
+            // Close in on the crossing itself, also from a start within epsilon outside the
+            // surface (its real distance, not 0).
+            let (t, s) = if opts.refine {
                 let mut refine = Refine {
                     field,
                     probe: &mut *probe,
                     origin,
                     dir,
-                    eps,
+                    resolution: 0.0,
                     evals_left: &mut evals_left,
                 };
                 refine.run(t, s, max_dist)?
@@ -134,6 +141,19 @@ pub(crate) fn march<const D: usize, P: Probe<D>>(
 /// more than at 1e-5.
 pub(crate) const REFINE_TOLERANCE: Real = 2e-6;
 
+/// The finest gap, as a fraction of the scene's scale, that a refinement sample with an
+/// interval bound (a capsule's) resolves: two f32 ulps of the coordinates, below which the
+/// field's own round-off decides the sign.
+const ROUNDOFF_GAP: Real = 2.0 * Real::EPSILON;
+
+/// Below this closing rate (the cosine of the incidence) a refinement is grazing: see
+/// [`Refine::graze`].
+const GRAZING: Real = 0.1;
+
+/// The smallest closing rate a grazing Newton step divides by: its longest step is 125
+/// times the gap (at most 12.5 cm from within the default 1 mm epsilon).
+const MIN_CLOSING: Real = 0.01;
+
 /// A distance along the cast and its sample.
 type At<const D: usize> = (Real, Sample<D>);
 
@@ -142,12 +162,19 @@ const REFINE_SAMPLES: u32 = 64;
 
 /// The refinement of a march that ended within `eps` of the surface: the root of the gap
 /// along the cast, bracketed so that the reported point is never past the surface.
+///
+/// The outside end of the bracket is always a sample that proves the swept shape clear
+/// ([`Sample::clear`]); the other end is one that does not. A ball's sample is exact, so that
+/// end is past the surface. A capsule's is an interval from its segment search, run here to
+/// [`Refine::resolution`]: an end it leaves undecided is within that gap of the surface, which
+/// moves the crossing past it by at most the resolution over the incidence's cosine.
 struct Refine<'a, 'f, const D: usize, P: Probe<D>> {
     field: &'a Field<'f, D>,
     probe: &'a mut P,
     origin: &'a Vector<D>,
     dir: &'a Vector<D>,
-    eps: Real,
+    /// How close to the surface a sample's search may stop undecided (set by `run`).
+    resolution: Real,
     evals_left: &'a mut u32,
 }
 
@@ -156,9 +183,15 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
         let center = self.origin + self.dir * t;
         let s = self
             .probe
-            .sample(self.field, &center, 0.0, self.eps, *self.evals_left)?;
+            .sample(self.field, &center, 0.0, self.resolution, *self.evals_left)?;
         *self.evals_left = self.evals_left.saturating_sub(s.evals);
         Ok(s)
+    }
+
+    /// The cosine of the incidence at a sample: how fast the gap closes per metre of cast
+    /// (the field's rate along the cast at the closest point of the swept shape's core).
+    fn closing_rate(&self, s: &Sample<D>) -> Real {
+        -self.field.normal(&s.at).dot(self.dir)
     }
 
     /// From `t` (gap `s.upper` in `[0, eps)`), the outside end of a bracket of the first
@@ -166,15 +199,29 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
     /// sample; `(t, s)` itself when the cast passes by within `eps` without crossing there
     /// (a grazing hit, or one at the end of the cast, as the march declares it).
     fn run(&mut self, t: Real, s: Sample<D>, max_dist: Real) -> Result<At<D>> {
-        let tol = REFINE_TOLERANCE * (self.origin + self.dir * t).norm().max(1.0);
+        let scale = (self.origin + self.dir * t).norm().max(1.0);
+        let tol = REFINE_TOLERANCE * scale;
+        let s = if s.lower < s.upper {
+            // A quarter of the tolerance's worth of gap at this incidence keeps an undecided
+            // end within a quarter of the tolerance of the crossing, down to the round-off.
+            let cos = self.closing_rate(&s).clamp(0.0, 1.0);
+            self.resolution = (0.25 * tol * cos).max(ROUNDOFF_GAP * scale);
+            // The march's search stopped at its first sample under `eps`; the bracket needs
+            // its lower bound (the march's step already proved this point clear).
+            self.gap(t)?
+        } else {
+            s
+        };
         match self.bracket(t, s, max_dist, tol)? {
             Some((lo, hi)) => self.narrow(lo, hi, tol),
             None => Ok((t, s)),
         }
     }
 
-    /// Stage 1: a point past the surface. Each advance of the outside end keeps the
-    /// segment covered by the clear balls of its two ends, so no crossing is skipped.
+    /// Stage 1: a point not proven clear. Each advance of the outside end keeps the segment
+    /// covered by the clear balls (proven lower bounds) of its two ends, so no crossing is
+    /// skipped; except for interval samples at grazing incidence (see [`Refine::graze`]),
+    /// where such a chain of balls would take hundreds of searches.
     fn bracket(
         &mut self,
         mut lo: Real,
@@ -183,38 +230,95 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
         tol: Real,
     ) -> Result<Option<(At<D>, At<D>)>> {
         for _ in 0..REFINE_SAMPLES / 2 {
-            if s_lo.upper <= 0.0 || *self.evals_left == 0 || lo >= max_dist {
+            if !s_lo.clear() || s_lo.upper <= 0.0 || *self.evals_left == 0 || lo >= max_dist {
                 break;
             }
+            let cos = self.closing_rate(&s_lo);
+            // An exact sample (a ball's) is cheap enough for the chain of clear balls even
+            // at grazing incidence; an interval one (a capsule's) is not.
+            let exact = s_lo.lower == s_lo.upper;
+            if cos < GRAZING && !exact {
+                return self.graze((lo, s_lo), cos, max_dist, tol);
+            }
             // Where a plane with the field's normal would be crossed, and a little more.
-            let cos = -self.field.normal(&s_lo.at).dot(self.dir);
-            let ahead = if cos > 0.1 {
+            let ahead = if cos > GRAZING {
                 s_lo.upper / cos
             } else {
                 10.0 * s_lo.upper
             };
             let x = (lo + 1.25 * ahead + tol).min(max_dist);
             let s_x = self.gap(x)?;
-            if s_x.upper < 0.0 {
+            if !s_x.clear() {
                 return Ok(Some(((lo, s_lo), (x, s_x))));
             }
-            if x - lo <= s_lo.upper + s_x.upper {
+            if x - lo <= s_lo.lower + s_x.lower {
                 (lo, s_lo) = (x, s_x);
                 continue;
             }
             // Not proven clear that far: one safe step instead.
-            let x = (lo + s_lo.upper).min(max_dist);
+            let x = (lo + s_lo.lower).min(max_dist);
             let s_x = self.gap(x)?;
-            if s_x.upper < 0.0 {
+            if !s_x.clear() {
                 return Ok(Some(((lo, s_lo), (x, s_x))));
             }
             (lo, s_lo) = (x, s_x);
         }
-        Ok((s_lo.upper == 0.0).then_some(((lo, s_lo), (lo, s_lo))))
+        Ok(Self::at_end(lo, s_lo, max_dist))
+    }
+
+    /// Stage 1 at grazing incidence (the gap closing at `cos < GRAZING` per metre at `lo`):
+    /// Newton steps on the gap from outside, aimed a quarter past, until one lands inside.
+    /// Where the gap is convex along the cast (a smooth surface) a Newton step from outside
+    /// never passes the crossing, so a clear point still closing in becomes the outside end
+    /// without the clear balls covering the way (the one place a crossing could be skipped:
+    /// a sliver shorter along the cast than a step, at most `1.25 / MIN_CLOSING` times the gap).
+    /// A clear point where the gap grows again is past the closest approach: the next samples
+    /// search between for it (secant on the closing rate), and a pass that never crosses ends
+    /// as the march declared it.
+    fn graze(
+        &mut self,
+        (mut lo, mut s_lo): At<D>,
+        mut cos: Real,
+        max_dist: Real,
+        tol: Real,
+    ) -> Result<Option<(At<D>, At<D>)>> {
+        // A clear point past the closest approach, and its (negative) closing rate.
+        let mut past: Option<(Real, Real)> = None;
+        for _ in 0..REFINE_SAMPLES / 2 {
+            let x = match past {
+                None if cos > 0.0 => lo + 1.25 * s_lo.upper / cos.max(MIN_CLOSING) + tol,
+                None => break, // moving away already: no crossing ahead
+                Some((p, _)) if p - lo <= tol => break,
+                Some((p, c_p)) => lo + (p - lo) * (cos / (cos - c_p)).clamp(0.1, 0.9),
+            };
+            let x = x.min(max_dist);
+            let s_x = self.gap(x)?;
+            if !s_x.clear() {
+                return Ok(Some(((lo, s_lo), (x, s_x))));
+            }
+            let c_x = self.closing_rate(&s_x);
+            if c_x > 0.0 {
+                (lo, s_lo, cos) = (x, s_x, c_x);
+            } else {
+                past = Some((x, c_x));
+            }
+            if s_lo.upper <= 0.0 || *self.evals_left == 0 || lo >= max_dist {
+                break;
+            }
+        }
+        Ok(Self::at_end(lo, s_lo, max_dist))
+    }
+
+    /// The bracket when the search ends on a clear point exactly at the surface, or at the
+    /// cast's end (the cast stops within `eps` of a surface it never reaches: its hit is the
+    /// end, not where it came within `eps`, or a later surface would read as an earlier hit).
+    fn at_end(lo: Real, s_lo: Sample<D>, max_dist: Real) -> Option<(At<D>, At<D>)> {
+        (s_lo.clear() && (s_lo.upper == 0.0 || lo >= max_dist)).then_some(((lo, s_lo), (lo, s_lo)))
     }
 
     /// Stage 2: false position, with a bisection whenever a step did not halve the
-    /// bracket, until it is narrower than `tol`; the outside end is kept.
+    /// bracket (or the inside end has no gap below zero to interpolate to), until it is
+    /// narrower than `tol`; the outside end is kept.
     fn narrow(
         &mut self,
         (mut lo, mut s_lo): At<D>,
@@ -227,17 +331,17 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
             if width <= tol || s_lo.upper <= 0.0 || *self.evals_left == 0 {
                 break;
             }
-            let f = if bisect {
+            let f = if bisect || s_hi.upper >= 0.0 {
                 0.5
             } else {
                 (s_lo.upper / (s_lo.upper - s_hi.upper)).clamp(0.01, 0.99)
             };
             let x = lo + width * f;
             let s_x = self.gap(x)?;
-            if s_x.upper < 0.0 {
-                (hi, s_hi) = (x, s_x);
-            } else {
+            if s_x.clear() {
                 (lo, s_lo) = (x, s_x);
+            } else {
+                (hi, s_hi) = (x, s_x);
             }
             bisect = hi - lo > 0.5 * width;
         }

@@ -15,8 +15,8 @@ pub struct CastOptions {
     /// exceeds the true distance). Must be positive. Default `1e-3` (Box2D's time of
     /// impact works to a similar quarter of its 5 mm slop). Cost: a capsule lying flat
     /// against a face needs about `4 |half_axis| / epsilon` samples in its last steps.
-    /// Rays and spheres are cheap at any epsilon, and their hits are refined past it to the
-    /// surface crossing (see the crate docs); capsules stop within it. Casts answered in
+    /// Rays and spheres are cheap at any epsilon; their hits, and capsules', are refined past
+    /// it to the surface crossing (see the crate docs). Casts answered in
     /// closed form (primitive targets, see [`CastOptions::closed_form`]) hit exactly where the
     /// shapes touch, and call a pass within epsilon that never touches a hit at its closest
     /// approach (unrefined: where it first comes within epsilon), as the march does.
@@ -32,7 +32,7 @@ pub struct CastOptions {
     /// (grown by the swept shape's reach) and stop where it leaves them. Sound because
     /// the bounds contain the whole solid. Default `true`.
     pub clip_to_bounds: bool,
-    /// Refine a ray's or ball's hit from within `epsilon` of the surface to the crossing
+    /// Refine a ray's, ball's or capsule's hit from within `epsilon` of the surface to the crossing
     /// itself (see the crate docs). Default `true`; a caller that needs only a time that
     /// is never past the surface (the world's continuous collision) may skip it.
     pub refine: bool,

@@ -282,7 +282,11 @@ where
     };
     let mut limit = max_dist;
     for (index, (sdf, pose)) in candidates.iter().enumerate() {
-        let result = cast_posed(*sdf, pose, shape, origin, dir, limit, opts).map_err(|e| {
+        // Epsilon past the earliest hit: a candidate whose surface is just past it would
+        // otherwise end its shortened cast within epsilon of that surface, a hit earlier than
+        // the real one. Its own crossing (refined) or first point within epsilon decides.
+        let reach = (limit + opts.epsilon).min(max_dist);
+        let result = cast_posed(*sdf, pose, shape, origin, dir, reach, opts).map_err(|e| {
             CcdError::Candidate {
                 index,
                 source: Box::new(e),

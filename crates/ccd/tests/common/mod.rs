@@ -5,6 +5,7 @@ pub mod fields;
 pub mod oracle;
 
 use fathom_math::{Dim, Pose, Real, Space, Vector};
+use nalgebra::RealField;
 
 /// SplitMix64: a tiny deterministic generator so every run tests the same cases.
 pub struct Rng(u64);
@@ -65,11 +66,16 @@ pub fn axis<const D: usize>(i: usize) -> Vector<D> {
     e
 }
 
+/// `x` in the float type `T` of a helper (f32 for the casts' own precision, f64 for oracles).
+fn real<T: RealField + Copy>(x: f64) -> T {
+    nalgebra::convert(x)
+}
+
 /// The first root of a function that is positive at `lo` and non-positive at `hi`, by bisection.
-pub fn bisect(mut lo: Real, mut hi: Real, f: impl Fn(Real) -> Real) -> Real {
+pub fn bisect<T: RealField + Copy>(mut lo: T, mut hi: T, f: impl Fn(T) -> T) -> T {
     for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        if f(mid) > 0.0 {
+        let mid = (lo + hi) * real(0.5);
+        if f(mid) > T::zero() {
             lo = mid;
         } else {
             hi = mid;
@@ -96,8 +102,8 @@ pub fn first_root(end: Real, n: usize, f: impl Fn(Real) -> Real) -> Option<Real>
 }
 
 /// The minimum of a convex function on `[lo, hi]` by golden-section search: `(x, f(x))`.
-pub fn golden_min(mut lo: Real, mut hi: Real, f: impl Fn(Real) -> Real) -> (Real, Real) {
-    let g = 0.5 * (5.0f32.sqrt() - 1.0);
+pub fn golden_min<T: RealField + Copy>(mut lo: T, mut hi: T, f: impl Fn(T) -> T) -> (T, T) {
+    let g = (real::<T>(5.0).sqrt() - T::one()) * real(0.5);
     for _ in 0..80 {
         let (x1, x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
         if f(x1) <= f(x2) {
@@ -106,23 +112,24 @@ pub fn golden_min(mut lo: Real, mut hi: Real, f: impl Fn(Real) -> Real) -> (Real
             lo = x1;
         }
     }
-    let x = 0.5 * (lo + hi);
+    let x = (lo + hi) * real(0.5);
     (x, f(x))
 }
 
 /// The first contact of a convex gap function of time on `[0, end]` (positive at 0):
 /// `(Some(time), smallest gap)`, or `(None, smallest gap)` when it stays positive.
-pub fn convex_first_root(end: Real, g: impl Fn(Real) -> Real) -> (Option<Real>, Real) {
-    if g(0.0) <= 0.0 {
-        return (Some(0.0), g(0.0));
+pub fn convex_first_root<T: RealField + Copy>(end: T, g: impl Fn(T) -> T) -> (Option<T>, T) {
+    let zero = T::zero();
+    if g(zero) <= zero {
+        return (Some(zero), g(zero));
     }
-    let (tm, gm) = golden_min(0.0, end, &g);
+    let (tm, gm) = golden_min(zero, end, &g);
     let gm = gm.min(g(end));
     let tm = if g(end) <= gm { end } else { tm };
-    if gm > 0.0 {
+    if gm > zero {
         (None, gm)
     } else {
-        (Some(bisect(0.0, tm, &g)), gm)
+        (Some(bisect(zero, tm, &g)), gm)
     }
 }
 

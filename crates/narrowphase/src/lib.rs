@@ -229,11 +229,14 @@ where
 /// [`contacts_into`] for a caller that validated the shapes, poses and options once, when
 /// they were made: a world checks them at its API edge, so its thousands of pairs a step skip
 /// the checks (debug builds still run them). Errors only for a pair of kinds with no query.
+///
+/// `sizes` are the shapes' [`query_size`]s, which such a caller computes once per shape.
 pub fn contacts_trusted<const D: usize>(
     a: &dyn Sdf<D>,
     pose_a: &Pose<D>,
     b: &dyn Sdf<D>,
     pose_b: &Pose<D>,
+    sizes: [Option<Real>; 2],
     opts: &ContactOptions,
     out: &mut Vec<Manifold<D>>,
 ) -> Result<QueryStats, NarrowphaseError>
@@ -242,7 +245,8 @@ where
 {
     let (a, b) = (ShapeRef::Sdf(a), ShapeRef::Sdf(b));
     debug_assert!(check(&a, pose_a, &b, pose_b, opts).is_ok());
-    let size = pair_size(a.size(), b.size());
+    debug_assert_eq!(sizes, [a.size(), b.size()]);
+    let size = pair_size(sizes[0], sizes[1]);
     run_trusted(a, pose_a, b, pose_b, opts, size, |q, ctx| {
         q.contacts(ctx, out)
     })
@@ -280,6 +284,15 @@ where
     check_pose("pose_b", pose_b)?;
     opts.validate()?;
     Ok(pair_size(shape_size("a", a)?, shape_size("b", b)?))
+}
+
+/// The size a shape's contact queries resolve their options against (the smaller of a pair's
+/// two): its bounding radius, `None` for a half-space, which has no size.
+pub fn query_size<const D: usize>(shape: &dyn Sdf<D>) -> Option<Real>
+where
+    Space<D>: Dim<D>,
+{
+    ShapeRef::Sdf(shape).size()
 }
 
 /// The size the options resolve against: the smaller shape's bounding radius (1 m for two

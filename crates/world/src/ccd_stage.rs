@@ -56,6 +56,18 @@ pub const CCD_GAP: Real = 2e-3;
 /// depth inside its shape (`core_impact`).
 pub const CORE_FRACTION: Real = 0.5;
 
+/// A collider's sizes, fixed while its shape, local pose and body's mass are.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ColliderSizes {
+    /// How far the shape extends from its origin, metres (`reuse.rs`, `shape_radius`).
+    pub radius: Real,
+    /// How far its bounds reach from its body's centre of mass, metres.
+    pub reach: Real,
+    /// The size its contact queries resolve their tolerances against
+    /// (`fathom_narrowphase::query_size`).
+    pub query: Option<Real>,
+}
+
 /// What time of impact says about one pair over the step.
 enum Toi {
     /// First contact at this fraction of the step, after its start.
@@ -233,21 +245,40 @@ where
             sizes[h.0.index as usize] = self.sweep_size(b);
         }
         self.sweep_sizes = sizes;
-        let radii = &mut self.collider_radii;
-        radii.clear();
-        radii.resize(self.colliders.capacity_index(), 0.0);
+        let mut colliders = std::mem::take(&mut self.collider_sizes);
+        colliders.clear();
+        colliders.resize(self.colliders.capacity_index(), ColliderSizes::default());
         for (h, c) in self.colliders.iter() {
-            radii[h.0.index as usize] = crate::reuse::shape_radius(&c.shape as &dyn Sdf<D>);
+            colliders[h.0.index as usize] = self.collider_sizes_of(c);
         }
+        self.collider_sizes = colliders;
         self.sweep_sizes_ready = true;
     }
 
-    /// Collider `h`'s shape radius, as [`Self::ensure_sweep_sizes`] last computed it (from
-    /// `shape`, its shape, if it has none).
-    pub(crate) fn collider_radius(&self, h: ColliderHandle, shape: &dyn Sdf<D>) -> Real {
-        match self.collider_radii.get(h.0.index as usize) {
-            Some(&r) if self.sweep_sizes_ready => r,
-            _ => crate::reuse::shape_radius(shape),
+    /// The sizes of collider `c` ([`ColliderSizes`]).
+    pub(crate) fn collider_sizes_of(&self, c: &crate::body::Collider<D>) -> ColliderSizes {
+        let shape = &c.shape as &dyn Sdf<D>;
+        let com = self
+            .bodies
+            .get(c.body)
+            .map_or(Vector::<D>::zeros(), |b| b.mass.center);
+        ColliderSizes {
+            radius: crate::reuse::shape_radius(shape),
+            reach: collider_reach(c, &com),
+            query: fathom_narrowphase::query_size(shape),
+        }
+    }
+
+    /// Collider `h`'s sizes, as [`Self::ensure_sweep_sizes`] last computed them (from `c`, the
+    /// collider, if it has not).
+    pub(crate) fn collider_sizes_at(
+        &self,
+        h: ColliderHandle,
+        c: &crate::body::Collider<D>,
+    ) -> ColliderSizes {
+        match self.collider_sizes.get(h.0.index as usize) {
+            Some(&s) if self.sweep_sizes_ready => s,
+            _ => self.collider_sizes_of(c),
         }
     }
 
@@ -301,14 +332,15 @@ where
             }
             let box0 = collider_aabb(&c.shape, &(sweep.start * c.local_pose), 0.0);
             let box1 = collider_aabb(&c.shape, &(sweep.end * c.local_pose), 0.0);
-            let reach = collider_reach(c, &sweep.local_com);
-            self.for_each_sweep_candidate(ch, &box0.merge(&box1), |co| {
+            let reach = self.collider_sizes_at(ch, c).reach;
+            self.for_each_sweep_candidate(ch, &box0.merge(&box1), |o, co| {
                 let other_sweep = self.moving_sweep(co.body, sweeps, start);
                 let other = other_sweep
                     .as_ref()
-                    .map(|s| (s, collider_reach(co, &s.local_com)));
-                if !may_meet(c, &box0, &sweep, reach, co, other)
-                    || relative_motion(&sweep, reach, other) <= close_range
+                    .map(|s| (s, self.collider_sizes_at(o, co).reach));
+                // The cheap test first: a neighbour falling with the body fails it.
+                if relative_motion(&sweep, reach, other) <= close_range
+                    || !may_meet(c, &box0, &sweep, reach, co, other)
                 {
                     return;
                 }
@@ -345,7 +377,7 @@ where
         &'w self,
         ch: ColliderHandle,
         swept: &Aabb<D>,
-        mut f: impl FnMut(&'w crate::body::Collider<D>),
+        mut f: impl FnMut(ColliderHandle, &'w crate::body::Collider<D>),
     ) {
         let c = self.colliders.get(ch).expect("live");
         let mut visit = |k: u64| {
@@ -357,7 +389,7 @@ where
                     (o, co, ch, c)
                 };
                 if co.body != c.body && self.contact_allowed(a, ca, b, cb) {
-                    f(co);
+                    f(o, co);
                 }
             }
             QueryControl::Continue

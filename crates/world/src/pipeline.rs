@@ -327,8 +327,13 @@ where
                 }
             }
         }
-        let shape = |h| &self.colliders.get(h).expect("a job's colliders live").shape;
-        let (sa, sb) = (shape(j.a), shape(j.b));
+        let collider = |h| self.colliders.get(h).expect("a job's colliders live");
+        let (ca, cb) = (collider(j.a), collider(j.b));
+        let (sa, sb) = (&ca.shape, &cb.shape);
+        let sizes = [
+            self.collider_sizes_at(j.a, ca),
+            self.collider_sizes_at(j.b, cb),
+        ];
         let reach = j.margin + reuse;
         let opts = ContactOptions {
             margin: Some(reach),
@@ -338,11 +343,20 @@ where
         // Shapes, poses and margins are validated on the way in; an error means a pair of
         // kinds with no contact query, so no contact.
         raw.clear();
-        let _ = fathom_narrowphase::contacts_trusted(da, &j.pose_a, db, &j.pose_b, &opts, raw);
+        let query_sizes = sizes.map(|s| s.query);
+        let _ = fathom_narrowphase::contacts_trusted(
+            da,
+            &j.pose_a,
+            db,
+            &j.pose_b,
+            query_sizes,
+            &opts,
+            raw,
+        );
         out.extend(raw.iter().map(|m| warm_started(m, cached)));
         let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
         let basis = (reuse > 0.0 && reusable).then(|| {
-            let radius = [self.collider_radius(j.a, da), self.collider_radius(j.b, db)];
+            let radius = sizes.map(|s| s.radius);
             PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius)
         });
         (basis, false)

@@ -364,9 +364,9 @@ where
             );
         }
         for (h, c) in w.colliders() {
-            let fresh = crate::reuse::shape_radius(c.shape() as &dyn fathom_sdf::Sdf<D>);
             assert_eq!(
-                w.collider_radii[h.0.index as usize], fresh,
+                w.collider_sizes[h.0.index as usize],
+                w.collider_sizes_of(c),
                 "{D}D, {when}: {h:?}"
             );
         }

@@ -220,10 +220,9 @@ where
     /// colliders or mass change.
     #[serde(skip)]
     pub(crate) sweep_sizes: Vec<Option<(Real, Real)>>,
-    /// Each collider's shape radius by arena index (`reuse.rs`, `shape_radius`), kept with
-    /// the sweep sizes.
+    /// Each collider's fixed sizes by arena index, kept with the sweep sizes.
     #[serde(skip)]
-    pub(crate) collider_radii: Vec<Real>,
+    pub(crate) collider_sizes: Vec<crate::ccd_stage::ColliderSizes>,
     /// False after a body's colliders or mass changed, and after deserialisation.
     #[serde(skip)]
     pub(crate) sweep_sizes_ready: bool,
@@ -294,7 +293,7 @@ where
             scratch: Default::default(),
             profile: Default::default(),
             sweep_sizes: Vec::new(),
-            collider_radii: Vec::new(),
+            collider_sizes: Vec::new(),
             sweep_sizes_ready: false,
         }
     }

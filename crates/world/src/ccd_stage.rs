@@ -66,6 +66,9 @@ pub(crate) struct ColliderSizes {
     /// The size its contact queries resolve their tolerances against
     /// (`fathom_narrowphase::query_size`).
     pub query: Option<Real>,
+    /// True for a ball, capsule or cuboid: an exact field inside the ball of `radius`, whose
+    /// contact query finds nothing beyond its margin.
+    pub bounded: bool,
 }
 
 /// What time of impact says about one pair over the step.
@@ -266,6 +269,10 @@ where
             radius: crate::reuse::shape_radius(shape),
             reach: collider_reach(c, &com),
             query: fathom_narrowphase::query_size(shape),
+            bounded: matches!(
+                shape.kind(),
+                ShapeKind::Ball { .. } | ShapeKind::Capsule { .. } | ShapeKind::Cuboid { .. }
+            ),
         }
     }
 

@@ -100,13 +100,13 @@ impl<const D: usize> Cast64<D> {
         Some(moved(lo))
     }
 
-    /// The smallest grid value over the segment at `t`, normalised by `l`: a scan of 4001
+    /// The smallest grid value over the segment at `t`, normalised by `l`: a scan of 1001
     /// points, then a golden-section search around the lowest (the interpolant is smooth
     /// within a cell, and the scan's spacing is under a cell).
     fn grid_gap(&self, grid: &BakedGrid<D>, l: f64, t: f64) -> f64 {
         let c = self.origin + self.dir * t;
         let f = |s: f64| grid.distance(&(c + self.half_axis * s).cast::<Real>()) as f64 / l;
-        let n = 4000;
+        let n = 1000;
         let step = 2.0 / n as f64;
         let best = (0..=n)
             .map(|k| -1.0 + step * k as f64)

@@ -52,6 +52,19 @@ impl<'a, const D: usize> Field<'a, D> {
         }
     }
 
+    /// How fast `d(p + t dir) / L` falls per metre of `t` at `p`: the rate at which a cast
+    /// along `dir` closes the normalised gap. Not the cosine of the incidence: a field with
+    /// `L > 1` (a baked grid, up to `sqrt(D)`) closes its normalised gap `L` times slower,
+    /// and a step sized by the cosine falls that much short of the crossing.
+    pub(crate) fn closing_rate(&self, p: &Vector<D>, dir: &Vector<D>) -> Real {
+        let rate = -self.sdf.gradient(p).dot(dir) * self.inv_lipschitz;
+        if rate.is_finite() {
+            rate
+        } else {
+            0.0
+        }
+    }
+
     /// The outward unit normal at `p` (normalised gradient; never NaN).
     pub(crate) fn normal(&self, p: &Vector<D>) -> Vector<D> {
         normalize_or_axis(self.sdf.gradient(p))

@@ -26,8 +26,10 @@
 //! surface), also from a start within `epsilon` outside it. A capsule cast does the same with
 //! its segment search as the certificate (the outside end proven clear, the search run down to
 //! a quarter of the tolerance's worth of gap, at least two f32 ulps of the scene); at grazing
-//! incidence (cos < 0.1) it closes in by Newton steps from outside instead of a chain of
-//! proven-clear balls.
+//! incidence (the gap closing under 0.1 per metre: the cosine over the field's Lipschitz
+//! constant) it closes in by Newton steps from outside instead of a chain of proven-clear
+//! balls. Steps are sized by that closing rate, not the cosine: a baked grid's gap (`L` up to
+//! `sqrt(D)`) closes `L` times slower than its normal says.
 //!
 //! ```
 //! use fathom_ccd::{sphere_cast, CastOptions, CastResult};

@@ -188,10 +188,11 @@ impl<const D: usize, P: Probe<D>> Refine<'_, '_, D, P> {
         Ok(s)
     }
 
-    /// The cosine of the incidence at a sample: how fast the gap closes per metre of cast
-    /// (the field's rate along the cast at the closest point of the swept shape's core).
+    /// How fast the sample's (normalised) gap closes per metre of cast: the field's rate along
+    /// the cast at the closest point of the swept shape's core, over its Lipschitz constant
+    /// ([`Field::closing_rate`]; the cosine of the incidence only for `L = 1`).
     fn closing_rate(&self, s: &Sample<D>) -> Real {
-        -self.field.normal(&s.at).dot(self.dir)
+        self.field.closing_rate(&s.at, self.dir)
     }
 
     /// From `t` (gap `s.upper` in `[0, eps)`), the outside end of a bracket of the first

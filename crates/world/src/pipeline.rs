@@ -93,7 +93,7 @@ where
         self.ensure_sweep_sizes();
         self.start_poses(&mut scratch.start_poses);
         self.update_collider_boxes();
-        self.update_pairs();
+        self.update_pairs(&mut scratch.pairs);
         laps.lap(&mut p.broadphase);
         (p.reused_pairs, p.separated_pairs) = self.find_manifolds(&mut scratch);
         std::mem::swap(&mut self.separated, &mut scratch.separated);
@@ -195,24 +195,54 @@ where
         }
     }
 
-    /// Stage 2: broadphase pair changes folded into the sorted candidate set.
-    fn update_pairs(&mut self) {
+    /// Stage 2: broadphase pair changes merged into the sorted candidate list (through
+    /// `spare`, the list before last, emptied).
+    fn update_pairs(&mut self, spare: &mut Vec<(u64, u64)>) {
         let changes = self.broadphase.update_pairs();
-        for p in changes.ended {
-            self.pairs.remove(&p);
+        if changes.is_empty() {
+            return;
         }
-        self.pairs.extend(changes.began);
+        spare.clear();
+        merge_pair_changes(&self.pairs, &changes.ended, &changes.began, spare);
+        std::mem::swap(&mut self.pairs, spare);
     }
 
     /// The candidate pairs that can produce contacts: different bodies, at least one
-    /// dynamic, tight boxes overlapping. In key (handle) order.
-    fn pair_jobs(&self, jobs: &mut Vec<PairJob<D>>, motion: &mut ColliderMotion) {
-        let dt = self.settings.dt;
-        jobs.clear();
+    /// dynamic, tight boxes overlapping. In key (handle) order, in runs of [`PAIR_TASK`]
+    /// pairs found in parallel, each into its buffer of `parts`; returns how many runs.
+    fn pair_jobs(&self, parts: &mut Vec<Vec<PairJob<D>>>, motion: &mut ColliderMotion) -> usize {
         self.collider_motion(motion);
-        // The pairs, the cache and the separated pairs are in key order: one walk finds each.
-        let (mut cached, mut apart) = (0, 0);
-        for &(ka, kb) in &self.pairs {
+        let motion = &*motion;
+        let runs = self.pairs.len().div_ceil(PAIR_TASK).max(1);
+        if parts.len() < runs {
+            parts.resize_with(runs, Vec::new);
+        }
+        if runs == 1 {
+            parts[0].clear();
+            self.jobs_of(&self.pairs, motion, &mut parts[0]);
+            return 1;
+        }
+        self.pairs
+            .par_chunks(PAIR_TASK)
+            .zip(parts.par_iter_mut())
+            .for_each(|(pairs, out)| {
+                out.clear();
+                self.jobs_of(pairs, motion, out);
+            });
+        runs
+    }
+
+    /// [`Self::pair_jobs`] of a sorted run of candidate pairs, into `out`.
+    fn jobs_of(&self, pairs: &[(u64, u64)], motion: &ColliderMotion, out: &mut Vec<PairJob<D>>) {
+        let dt = self.settings.dt;
+        let Some(&first) = pairs.first() else {
+            return;
+        };
+        // The pairs, the cache and the separated pairs are in key order: one walk from the
+        // run's first pair finds each.
+        let mut cached = self.contacts.partition_point(|p| p.key() < first);
+        let mut apart = self.separated.partition_point(|p| p.key() < first);
+        for &(ka, kb) in pairs {
             let a = ColliderHandle(RawHandle::from_bits(ka));
             let b = ColliderHandle(RawHandle::from_bits(kb));
             // Most pairs of a resting scene: checked before anything is looked up.
@@ -240,7 +270,7 @@ where
             if !margin.is_finite() {
                 continue;
             }
-            jobs.push(PairJob {
+            out.push(PairJob {
                 a,
                 b,
                 pose_a: ca.world_pose,
@@ -257,28 +287,25 @@ where
     /// into `scratch.separated`. Returns how many pairs reused last step's manifolds, and how
     /// many were known apart without a query.
     fn find_manifolds(&self, scratch: &mut StepScratch<D>) -> (usize, usize) {
-        self.pair_jobs(&mut scratch.jobs, &mut scratch.motion);
+        let runs = self.pair_jobs(&mut scratch.job_parts, &mut scratch.motion);
         scratch.found.clear();
         scratch.separated.clear();
-        if scratch.jobs.is_empty() {
+        let total = scratch.job_parts[..runs].iter().map(Vec::len).sum();
+        if total == 0 {
             // Not even rayon's hand-off: a resting scene's step does no collision.
             return (0, 0);
         }
-        scratch.buffers_for(scratch.jobs.len());
-        let jobs = &scratch.jobs;
-        let buffers = &mut scratch.buffers[..jobs.len()];
-        let raw = &mut scratch.raw[..jobs.len()];
-        let bases = &mut scratch.bases[..jobs.len()];
-        jobs.par_iter()
-            .zip(buffers.par_iter_mut().zip(raw.par_iter_mut()))
-            .zip(bases.par_iter_mut())
-            .for_each(|((j, (out, raw)), basis)| {
-                out.clear();
-                *basis = self.pair_manifolds(j, out, raw);
-            });
+        scratch.buffers_for(total);
+        let parts = &scratch.job_parts[..runs];
+        self.manifolds_of_runs(
+            parts,
+            &mut scratch.buffers[..total],
+            &mut scratch.raw[..total],
+            &mut scratch.bases[..total],
+        );
         let outs = scratch.buffers.iter_mut().zip(scratch.bases.iter_mut());
         let (mut reused, mut apart) = (0, 0);
-        for (k, (j, (out, basis))) in jobs.iter().zip(outs).enumerate() {
+        for (k, (j, (out, basis))) in parts.iter().flatten().zip(outs).enumerate() {
             let (basis, carried) = std::mem::take(basis);
             if !out.is_empty() {
                 reused += usize::from(carried);
@@ -299,6 +326,34 @@ where
             }
         }
         (reused, apart)
+    }
+
+    /// Every job's manifolds ([`Self::pair_manifolds`]) into its buffers, the runs split
+    /// over rayon's threads; `buffers`, `raw` and `bases` are the jobs', in order.
+    fn manifolds_of_runs(
+        &self,
+        runs: &[Vec<PairJob<D>>],
+        buffers: &mut [Vec<CachedManifold<D>>],
+        raw: &mut [Vec<Manifold<D>>],
+        bases: &mut [(Option<PairBasis<D>>, bool)],
+    ) {
+        if let [jobs] = runs {
+            let outs = buffers.iter_mut().zip(raw.iter_mut()).zip(bases.iter_mut());
+            for (j, ((out, raw), basis)) in jobs.iter().zip(outs) {
+                out.clear();
+                *basis = self.pair_manifolds(j, out, raw);
+            }
+            return;
+        }
+        let mid = runs.len() / 2;
+        let n = runs[..mid].iter().map(Vec::len).sum();
+        let (b0, b1) = buffers.split_at_mut(n);
+        let (r0, r1) = raw.split_at_mut(n);
+        let (s0, s1) = bases.split_at_mut(n);
+        rayon::join(
+            || self.manifolds_of_runs(&runs[..mid], b0, r0, s0),
+            || self.manifolds_of_runs(&runs[mid..], b1, r1, s1),
+        );
     }
 
     /// One job's manifolds into `out`, each point with its warm start: last step's, moved with
@@ -544,6 +599,34 @@ where
     apart - (radius[0] + radius[1]) > reach + 1e-5 * (1.0 + apart)
 }
 
+/// `old` without `ended` and with `began` into `out`, all sorted (`ended` in `old`; `began`
+/// not, and any that is anyway kept once).
+fn merge_pair_changes(
+    old: &[(u64, u64)],
+    ended: &[(u64, u64)],
+    began: &[(u64, u64)],
+    out: &mut Vec<(u64, u64)>,
+) {
+    let (mut e, mut b) = (0, 0);
+    for &p in old {
+        while ended.get(e).is_some_and(|&x| x < p) {
+            e += 1;
+        }
+        if ended.get(e) == Some(&p) {
+            e += 1;
+            continue;
+        }
+        while let Some(&x) = began.get(b).filter(|&&x| x <= p) {
+            if x != p {
+                out.push(x);
+            }
+            b += 1;
+        }
+        out.push(p);
+    }
+    out.extend_from_slice(&began[b..]);
+}
+
 fn merge_sleeping<const D: usize>(
     cache: &mut Vec<PairContacts<D>>,
     fresh: impl Iterator<Item = PairContacts<D>>,
@@ -704,6 +787,52 @@ fn store_impulses<const D: usize>(
                     Vector::zeros()
                 };
             p.total_normal_impulse = s.total_normal_impulse;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_pair_changes;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn merged_pairs_are_the_set_after_the_changes() {
+        // Random sorted lists against a set: removing `ended` (a subset of the old list) and
+        // adding `began` (mostly new pairs, a few already there) gives the set's sorted keys.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let old: BTreeSet<(u64, u64)> = (0..next(60)).map(|_| (next(20), next(20))).collect();
+            let ended: BTreeSet<_> = old.iter().filter(|_| next(3) == 0).copied().collect();
+            let mut began = BTreeSet::new();
+            for _ in 0..next(30) {
+                let p = (next(20), next(20));
+                let repeat = next(5) == 0;
+                if (!old.contains(&p) || repeat) && !ended.contains(&p) {
+                    began.insert(p);
+                }
+            }
+            let want: Vec<_> = old
+                .difference(&ended)
+                .copied()
+                .collect::<BTreeSet<_>>()
+                .union(&began)
+                .copied()
+                .collect();
+            let (old, ended, began): (Vec<_>, Vec<_>, Vec<_>) = (
+                old.into_iter().collect(),
+                ended.into_iter().collect(),
+                began.into_iter().collect(),
+            );
+            let mut out = Vec::new();
+            merge_pair_changes(&old, &ended, &began, &mut out);
+            assert_eq!(out, want);
         }
     }
 }

@@ -40,7 +40,10 @@ where
     /// Each awake moving body's motion over the step, by arena index (continuous collision).
     pub sweeps: Vec<Option<Sweep<D>>>,
     pub motion: ColliderMotion,
-    pub jobs: Vec<PairJob<D>>,
+    /// The jobs of each run of candidate pairs, found in parallel (`World::pair_jobs`).
+    pub job_parts: Vec<Vec<PairJob<D>>>,
+    /// The candidate list before last, emptied, for the next merge (`World::update_pairs`).
+    pub pairs: Vec<(u64, u64)>,
     /// One manifold buffer per job (at least as many as jobs); a pair's buffer moves into
     /// `found`, then into the contact cache, and the buffer the pair had in the cache comes
     /// back cleared (`World::cache_contacts`).

@@ -16,7 +16,6 @@ use fathom_broadphase::{Broadphase, ProxyKind};
 use fathom_math::{Aabb, AngVector, Dim, Pose, Real, Space, Vector};
 use fathom_solver::SolverSettings;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 /// Global parameters of a world.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -181,7 +180,7 @@ where
     pub(crate) contacts: Vec<PairContacts<D>>,
     /// Candidate pairs from the broadphase (collider keys, sorted).
     #[serde(skip)]
-    pub(crate) pairs: BTreeSet<(u64, u64)>,
+    pub(crate) pairs: Vec<(u64, u64)>,
     #[serde(skip)]
     pub(crate) broadphase: Broadphase<D>,
     /// False after deserialisation: the broadphase is rebuilt before the next step.
@@ -278,7 +277,7 @@ where
             bodies: Arena::new(),
             colliders: Arena::new(),
             contacts: Vec::new(),
-            pairs: BTreeSet::new(),
+            pairs: Vec::new(),
             broadphase: Broadphase::new(),
             broadphase_ready: true,
             step_count: 0,

@@ -146,6 +146,12 @@ pub trait Sdf<const D: usize>: Send + Sync {
         central_difference_gradient(self, p)
     }
 
+    /// [`Sdf::distance`] and [`Sdf::gradient`] at `p`, the same values as the two calls: a
+    /// shape whose two come from one computation (a box's nearest feature) does it once.
+    fn distance_and_gradient(&self, p: &Vector<D>) -> (Real, Vector<D>) {
+        (self.distance(p), self.gradient(p))
+    }
+
     /// A constant `L` with `|d(p) - d(q)| <= L |p - q|` everywhere. 1 for exact fields.
     fn lipschitz(&self) -> Real {
         1.0

@@ -188,6 +188,9 @@ where
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         each_variant!(self, s => s.gradient(p))
     }
+    fn distance_and_gradient(&self, p: &Vector<D>) -> (Real, Vector<D>) {
+        each_variant!(self, s => s.distance_and_gradient(p))
+    }
     fn lipschitz(&self) -> Real {
         each_variant!(self, s => Sdf::<D>::lipschitz(s))
     }

@@ -37,8 +37,8 @@ where
         // The field is read in its own frame: a `PosedSdf` with the identity pose would only
         // add two identity transforms to the two evaluations it counts.
         ctx.counter.add(2);
-        let d = sanitize(self.sdf.distance(&c));
-        let g = normalize_or_axis(self.sdf.gradient(&c));
+        let (d, g) = self.sdf.distance_and_gradient(&c);
+        let (d, g) = (sanitize(d), normalize_or_axis(g));
         let d = if d.is_finite() { d } else { Real::MAX };
         let n = -g;
         Closest {

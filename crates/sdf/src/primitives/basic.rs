@@ -102,6 +102,9 @@ impl<const D: usize> Sdf<D> for Cuboid<D> {
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         box_distance_gradient(&self.half_extents, p).1
     }
+    fn distance_and_gradient(&self, p: &Vector<D>) -> (Real, Vector<D>) {
+        box_distance_gradient(&self.half_extents, p)
+    }
     fn kind(&self) -> ShapeKind<D> {
         ShapeKind::Cuboid {
             half_extents: self.half_extents,
@@ -147,6 +150,10 @@ impl<const D: usize> Sdf<D> for RoundedCuboid<D> {
     }
     fn gradient(&self, p: &Vector<D>) -> Vector<D> {
         box_distance_gradient(&self.half_extents, p).1
+    }
+    fn distance_and_gradient(&self, p: &Vector<D>) -> (Real, Vector<D>) {
+        let (d, g) = box_distance_gradient(&self.half_extents, p);
+        (d - self.radius, g)
     }
 }
 

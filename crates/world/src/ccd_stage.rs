@@ -351,7 +351,7 @@ where
                 {
                     return;
                 }
-                if let Some(f) = self.impact_with(c, &sweep, co, other_sweep.as_ref()) {
+                if let Some(f) = self.impact_with(c, &sweep, co, other) {
                     earliest = Some(earliest.map_or(f, |e| e.min(f)));
                 }
             });
@@ -411,20 +411,21 @@ where
         }
     }
 
-    /// When (fraction of the step) collider `ch` of the swept body first touches `other`.
+    /// When (fraction of the step) collider `c` of the swept body first touches `co`, moving by
+    /// `other` (its sweep and reach; `None`: fixed).
     fn impact_with(
         &self,
         c: &crate::body::Collider<D>,
         sweep: &Sweep<D>,
         co: &crate::body::Collider<D>,
-        other_sweep: Option<&Sweep<D>>,
+        other: Option<(&Sweep<D>, Real)>,
     ) -> Option<Real> {
         let eps = CastOptions::default().epsilon;
+        let other_sweep = other.map(|(s, _)| s);
         if let ShapeKind::Ball { radius } = c.shape.kind() {
             let center_reach = (c.local_pose.translation.vector - sweep.local_com).norm();
-            let still =
-                |s: &Sweep<D>| s.turns_less_than(0.1 * eps, collider_reach(co, &s.local_com));
-            if sweep.turns_less_than(0.1 * eps, center_reach) && other_sweep.is_none_or(still) {
+            let still = |(s, reach): (&Sweep<D>, Real)| s.turns_less_than(0.1 * eps, reach);
+            if sweep.turns_less_than(0.1 * eps, center_reach) && other.is_none_or(still) {
                 return self.ball_impact(radius, c, sweep, co, other_sweep);
             }
         }

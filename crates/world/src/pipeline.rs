@@ -390,38 +390,32 @@ where
             self.collider_sizes_at(j.b, cb),
         ];
         let reach = j.margin + reuse;
-        if sizes.iter().all(|s| s.bounded) && balls_apart(j, sizes.map(|s| s.radius), reach) {
-            return (
-                (reuse > 0.0).then(|| {
-                    PairBasis::fresh(&j.pose_a, &j.pose_b, reach, sizes.map(|s| s.radius))
-                }),
-                false,
+        let radius = sizes.map(|s| s.radius);
+        // Bounding balls apart: the query would find nothing, so the pair is separated as is.
+        if !(sizes.iter().all(|s| s.bounded) && balls_apart(j, radius, reach)) {
+            let opts = ContactOptions {
+                margin: Some(reach),
+                ..ContactOptions::default()
+            };
+            let (da, db) = (sa as &dyn Sdf<D>, sb as &dyn Sdf<D>);
+            // Shapes, poses and margins are validated on the way in; an error means a pair of
+            // kinds with no contact query, so no contact.
+            raw.clear();
+            let query_sizes = sizes.map(|s| s.query);
+            let _ = fathom_narrowphase::contacts_trusted(
+                da,
+                &j.pose_a,
+                db,
+                &j.pose_b,
+                query_sizes,
+                &opts,
+                raw,
             );
+            out.extend(raw.iter().map(|m| warm_started(m, cached)));
         }
-        let opts = ContactOptions {
-            margin: Some(reach),
-            ..ContactOptions::default()
-        };
-        let (da, db) = (sa as &dyn Sdf<D>, sb as &dyn Sdf<D>);
-        // Shapes, poses and margins are validated on the way in; an error means a pair of
-        // kinds with no contact query, so no contact.
-        raw.clear();
-        let query_sizes = sizes.map(|s| s.query);
-        let _ = fathom_narrowphase::contacts_trusted(
-            da,
-            &j.pose_a,
-            db,
-            &j.pose_b,
-            query_sizes,
-            &opts,
-            raw,
-        );
-        out.extend(raw.iter().map(|m| warm_started(m, cached)));
         let reusable = out.is_empty() || (reusable_shape(sa) && reusable_shape(sb));
-        let basis = (reuse > 0.0 && reusable).then(|| {
-            let radius = sizes.map(|s| s.radius);
-            PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius)
-        });
+        let basis = (reuse > 0.0 && reusable)
+            .then(|| PairBasis::fresh(&j.pose_a, &j.pose_b, reach, radius));
         (basis, false)
     }
 
@@ -586,8 +580,6 @@ where
     }
 }
 
-/// This step's pairs `fresh` and the sleeping pairs of the old cache `old` into `cache`,
-/// in pair order (both come in pair order); old pairs neither found nor asleep end.
 /// True when the balls of `radius` about the job's two origins are farther apart than `reach`
 /// (metres), with room for the round-off of the test: the shapes inside them are too, so a
 /// contact query would find nothing. Most pairs a falling pile's broadphase reports are.
@@ -627,6 +619,8 @@ fn merge_pair_changes(
     out.extend_from_slice(&began[b..]);
 }
 
+/// This step's pairs `fresh` and the sleeping pairs of the old cache `old` into `cache`,
+/// in pair order (both come in pair order); old pairs neither found nor asleep end.
 fn merge_sleeping<const D: usize>(
     cache: &mut Vec<PairContacts<D>>,
     fresh: impl Iterator<Item = PairContacts<D>>,
